@@ -1,0 +1,39 @@
+#include "additive.hpp"
+
+#include <stdexcept>
+
+#include "check.hpp"
+
+namespace attn {
+
+Matrix additive_scores(MatrixIn Q, MatrixIn K, MatrixIn W, MatrixIn U, VectorIn v) {
+  check::not_empty("Q", Q.rows(), Q.cols());
+  check::not_empty("K", K.rows(), K.cols());
+  check::not_empty("v", v.rows(), 1);
+  if (W.rows() != v.rows() || W.cols() != Q.cols()) {
+    throw std::invalid_argument("W must be " + check::shape(v.rows(), Q.cols()) + " (d_a x d_q), got " +
+                                check::shape_of(W));
+  }
+  if (U.rows() != v.rows() || U.cols() != K.cols()) {
+    throw std::invalid_argument("U must be " + check::shape(v.rows(), K.cols()) + " (d_a x d_k), got " +
+                                check::shape_of(U));
+  }
+  check::all_finite("Q", Q);
+  check::all_finite("K", K);
+  check::all_finite("W", W);
+  check::all_finite("U", U);
+  if (!v.allFinite()) throw std::invalid_argument("v has a non-finite entry");
+
+  // The query and key halves of the hidden layer are computed once each, then paired.
+  const Matrix query_part = Q * W.transpose();  // n×da
+  const Matrix key_part = K * U.transpose();    // m×da
+  Matrix scores(Q.rows(), K.rows());
+  for (Eigen::Index i = 0; i < Q.rows(); ++i) {
+    for (Eigen::Index j = 0; j < K.rows(); ++j) {
+      scores(i, j) = (query_part.row(i) + key_part.row(j)).array().tanh().matrix().dot(v);
+    }
+  }
+  return scores;
+}
+
+}  // namespace attn

@@ -1,0 +1,28 @@
+// Argument checks shared by the core. Every failure is a std::invalid_argument whose
+// message names the argument and the offending shape or value.
+#pragma once
+
+#include <string>
+
+#include "types.hpp"
+
+namespace attn::check {
+
+std::string shape(Eigen::Index rows, Eigen::Index cols);
+
+template <typename Derived>
+std::string shape_of(const Eigen::DenseBase<Derived>& m) {
+  return shape(m.rows(), m.cols());
+}
+
+void not_empty(const char* name, Eigen::Index rows, Eigen::Index cols);
+void all_finite(const char* name, MatrixIn m);
+void positive_finite(const char* name, double value);
+void positive_count(const char* name, long long value);
+void same_cols(const char* a_name, MatrixIn a, const char* b_name, MatrixIn b);
+void same_rows(const char* a_name, MatrixIn a, const char* b_name, MatrixIn b);
+void square(const char* name, MatrixIn m, Eigen::Index size);
+// Every row of the mask leaves at least one key; the mask has the scores' shape.
+void usable_mask(MaskIn mask, Eigen::Index rows, Eigen::Index cols);
+
+}  // namespace attn::check

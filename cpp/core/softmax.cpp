@@ -1,0 +1,56 @@
+#include "softmax.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "check.hpp"
+
+namespace attn {
+
+Matrix softmax_rows(MatrixIn logits, double temperature, const std::optional<Mask>& mask) {
+  check::not_empty("logits", logits.rows(), logits.cols());
+  check::all_finite("logits", logits);
+  check::positive_finite("temperature", temperature);
+  if (mask) check::usable_mask(*mask, logits.rows(), logits.cols());
+
+  const auto allowed = [&](Eigen::Index i, Eigen::Index j) { return !mask || (*mask)(i, j); };
+  Matrix weights(logits.rows(), logits.cols());
+  for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+    // pass 1: the row's largest allowed logit, so that every exponent below is ≤ 0
+    double row_max = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index j = 0; j < logits.cols(); ++j) {
+      if (allowed(i, j)) row_max = std::max(row_max, logits(i, j));
+    }
+    // pass 2: exponentials of the shifted logits. Shifting before dividing by τ keeps a tiny τ
+    // from overflowing: the largest term is exactly exp(0) = 1, the rest underflow to 0 at worst.
+    double sum = 0;
+    for (Eigen::Index j = 0; j < logits.cols(); ++j) {
+      const double e = allowed(i, j) ? std::exp((logits(i, j) - row_max) / temperature) : 0.0;
+      weights(i, j) = e;
+      sum += e;
+    }
+    // pass 3: normalise; sum ≥ 1 because the maximum contributes exp(0)
+    weights.row(i) /= sum;
+  }
+  return weights;
+}
+
+Matrix softmax_columns(MatrixIn logits, double temperature) {
+  const Matrix transposed = logits.transpose();
+  return softmax_rows(transposed, temperature).transpose();
+}
+
+Vector row_entropy(MatrixIn weights) {
+  Vector entropy(weights.rows());
+  for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+    double h = 0;
+    for (Eigen::Index j = 0; j < weights.cols(); ++j) {
+      const double p = weights(i, j);
+      if (p > 0) h -= p * std::log(p);
+    }
+    entropy(i) = h;
+  }
+  return entropy;
+}
+
+}  // namespace attn

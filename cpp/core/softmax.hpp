@@ -1,0 +1,21 @@
+// Softmax with a temperature, row by row, numerically stable for any finite logits.
+#pragma once
+
+#include <optional>
+
+#include "types.hpp"
+
+namespace attn {
+
+// weights(i, j) = exp(l_ij / τ) / Σ_j' exp(l_ij' / τ) over the allowed keys of row i.
+// Masked pairs get exactly 0. Logits of ±1e30 with τ = 1e-6 give a one-hot row (ties share
+// the weight evenly); a huge τ gives a uniform row. Never NaN.
+Matrix softmax_rows(MatrixIn logits, double temperature = 1.0, const std::optional<Mask>& mask = std::nullopt);
+
+// The same normalised down each column instead: the "wrong axis" mistake, kept for the page.
+Matrix softmax_columns(MatrixIn logits, double temperature = 1.0);
+
+// Entropy in nats of each row, with 0·ln 0 taken as 0.
+Vector row_entropy(MatrixIn weights);
+
+}  // namespace attn

@@ -1,0 +1,79 @@
+#include "width_experiment.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "random.hpp"
+#include "softmax.hpp"
+#include "types.hpp"
+
+namespace attn {
+namespace {
+
+void check_setup(const WidthExperimentSetup& s) {
+  if (s.keys < 2 || s.keys > 4096) {
+    throw std::invalid_argument("keys m must be between 2 and 4096, got " + std::to_string(s.keys));
+  }
+  if (s.max_log2 < 1 || s.max_log2 > 16) {
+    throw std::invalid_argument("max_log2 must be between 1 and 16, got " + std::to_string(s.max_log2));
+  }
+  if (s.trials < 1 || s.trials > 1000000) {
+    throw std::invalid_argument("trials T must be between 1 and 1000000, got " + std::to_string(s.trials));
+  }
+}
+
+// Adds one trial's unscaled scores (1×m) to the running means of `point`.
+void accumulate(WidthPoint& point, const Matrix& unscaled, double trials) {
+  const Matrix scaled = unscaled / std::sqrt(static_cast<double>(point.width));
+  const Matrix p_unscaled = softmax_rows(unscaled);
+  const Matrix p_scaled = softmax_rows(scaled);
+  point.mean_largest_unscaled += p_unscaled.maxCoeff() / trials;
+  point.mean_entropy_unscaled += row_entropy(p_unscaled)(0) / trials;
+  point.mean_largest_scaled += p_scaled.maxCoeff() / trials;
+  point.mean_entropy_scaled += row_entropy(p_scaled)(0) / trials;
+}
+
+std::vector<WidthPoint> empty_points(const WidthExperimentSetup& setup) {
+  std::vector<WidthPoint> points(setup.max_log2);
+  for (int k = 1; k <= setup.max_log2; ++k) points[k - 1].width = 1 << k;
+  return points;
+}
+
+}  // namespace
+
+std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
+  check_setup(setup);
+  Random random(setup.seed);
+  std::vector<WidthPoint> points = empty_points(setup);
+  Matrix scores(1, setup.keys);
+  for (WidthPoint& point : points) {
+    for (int t = 0; t < setup.trials; ++t) {
+      const double query_norm = std::sqrt(random.chi_square(point.width));
+      for (int j = 0; j < setup.keys; ++j) scores(0, j) = query_norm * random.normal();
+      accumulate(point, scores, setup.trials);
+    }
+  }
+  return points;
+}
+
+std::vector<WidthPoint> width_experiment_direct(const WidthExperimentSetup& setup) {
+  check_setup(setup);
+  Random random(setup.seed);
+  std::vector<WidthPoint> points = empty_points(setup);
+  for (WidthPoint& point : points) {
+    Vector q(point.width);
+    Matrix keys(setup.keys, point.width);
+    for (int t = 0; t < setup.trials; ++t) {
+      for (Eigen::Index c = 0; c < q.size(); ++c) q(c) = random.normal();
+      for (Eigen::Index j = 0; j < keys.rows(); ++j) {
+        for (Eigen::Index c = 0; c < keys.cols(); ++c) keys(j, c) = random.normal();
+      }
+      const Matrix scores = (keys * q).transpose();
+      accumulate(point, scores, setup.trials);
+    }
+  }
+  return points;
+}
+
+}  // namespace attn

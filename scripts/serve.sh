@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Quick start, command 1: set up, build the core and the page, serve it on 127.0.0.1.
+# Usage: scripts/serve.sh [--port 8000]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build-core.sh wasm
+node scripts/build-web.mjs
+exec node scripts/serve.mjs --root build/web "$@"

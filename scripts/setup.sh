@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need on a fresh Debian/Ubuntu machine, then the
+# locked npm packages. Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v cmake >/dev/null || missing+=(cmake)
+command -v g++ >/dev/null || missing+=(g++)
+command -v em++ >/dev/null || missing+=(emscripten)
+[ -f /usr/include/eigen3/Eigen/Dense ] || missing+=(libeigen3-dev)
+[ -f /usr/src/googletest/CMakeLists.txt ] || missing+=(googletest)
+command -v node >/dev/null || missing+=(nodejs npm)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Debian's emscripten needs Debian's node modules (acorn) on the path; see README.
+export NODE_PATH=/usr/share/nodejs
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi

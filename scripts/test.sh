@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Quick start, command 2: set up, build every target and run every test.
+#   1. GoogleTest natively            (ctest in build/native)
+#   2. the same suite under ASan+UBSan (ctest in build/asan)
+#   3. the same suite as WebAssembly under node (ctest in build/wasm)
+#   4. the JS API and native/wasm agreement (node --test tests/js)
+#   5. the page in headless Chromium   (node --test tests/browser)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "native build and tests"
+bash scripts/build-core.sh native
+ctest --test-dir build/native --output-on-failure
+
+step "AddressSanitizer + UndefinedBehaviorSanitizer"
+bash scripts/build-core.sh asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build/asan --output-on-failure
+
+step "WebAssembly build and tests under node"
+bash scripts/build-core.sh wasm
+ctest --test-dir build/wasm --output-on-failure
+
+step "JS API (node --test)"
+node --test tests/js/
+
+step "page build and browser tests (node --test)"
+node scripts/build-web.mjs
+node --test --test-concurrency=1 tests/browser/

@@ -1,0 +1,64 @@
+#include "row_stats.hpp"
+
+#include <gmock/gmock-matchers.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "matrices.hpp"
+#include "softmax.hpp"
+
+namespace attn {
+namespace {
+
+using testing::invalid_argument_message;
+using testing::rows;
+using ::testing::HasSubstr;
+
+TEST(RowStats, EntropyLargestArgmax) {
+  const RowStats s = row_stats(rows({{0.1, 0.7, 0.2}, {0.25, 0.25, 0.5}, {1.0 / 3, 1.0 / 3, 1.0 / 3}}));
+  EXPECT_NEAR(s.entropy(0), -(0.1 * std::log(0.1) + 0.7 * std::log(0.7) + 0.2 * std::log(0.2)), 1e-15);
+  EXPECT_NEAR(s.entropy(2), std::log(3.0), 1e-15);
+  EXPECT_EQ(s.largest(0), 0.7);
+  EXPECT_EQ(s.argmax(0), 1);
+  EXPECT_EQ(s.argmax(1), 2);
+  EXPECT_EQ(s.argmax(2), 0);  // ties go to the first key
+}
+
+TEST(RowStats, GradientFactorRawAgainstScaled) {
+  // Two keys at d_k = 64: raw scores (8, 0) against scaled (1, 0).
+  const double raw = gradient_factor(softmax_rows(rows({{8, 0}})))(0, 0);
+  const double scaled = gradient_factor(softmax_rows(rows({{1, 0}})))(0, 0);
+  EXPECT_NEAR(raw, 0.0003, 5e-5);
+  EXPECT_NEAR(scaled, 0.197, 5e-4);
+  EXPECT_NEAR(scaled / raw, 590, 15);  // "almost 600×"
+}
+
+TEST(RowStats, JacobianMatchesFiniteDifferences) {
+  const Matrix z = rows({{0.3, -1.2, 2.0, 0.5}});
+  const Matrix p = softmax_rows(z);
+  const Matrix J = softmax_jacobian(p);
+  const double h = 1e-6;
+  for (Eigen::Index j = 0; j < 4; ++j) {
+    Matrix up = z, down = z;
+    up(0, j) += h;
+    down(0, j) -= h;
+    const Matrix column = (softmax_rows(up) - softmax_rows(down)) / (2 * h);
+    for (Eigen::Index i = 0; i < 4; ++i) EXPECT_NEAR(J(i, j), column(0, i), 1e-9);
+  }
+  // Each column sums to 0 (the weights keep summing to 1) and the diagonal is p(1 − p).
+  EXPECT_NEAR(J.colwise().sum().cwiseAbs().maxCoeff(), 0.0, 1e-15);
+  EXPECT_TRUE(J.diagonal().transpose().isApprox(gradient_factor(p)));
+  EXPECT_TRUE(J.isApprox(J.transpose()));
+}
+
+TEST(RowStatsErrors, Shapes) {
+  EXPECT_THAT(invalid_argument_message([] { row_stats(Matrix(2, 0)); }), HasSubstr("weights is empty (2x0)"));
+  EXPECT_THAT(invalid_argument_message([] { softmax_jacobian(rows({{0.5, 0.5}, {0.5, 0.5}})); }),
+              HasSubstr("probability row p must be 1xm, got 2x2"));
+  EXPECT_THAT(invalid_argument_message([] { gradient_factor(rows({{NAN}})); }),
+              HasSubstr("probabilities has a non-finite entry"));
+}
+
+}  // namespace
+}  // namespace attn
