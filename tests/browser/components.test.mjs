@@ -1,0 +1,145 @@
+// The shared primitives rendered on their own in a blank page: the heat map's masked
+// cells, in-place recolouring and keyboard movement; the plot's series, legend and marker;
+// the slider's label, output and log mapping. Bundled on the fly with esbuild.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+async function bundleLib() {
+  const result = await esbuild.build({
+    stdin: {
+      contents: `
+        export { createHeatmap } from './web/src/lib/heatmap.js';
+        export { createPlot } from './web/src/lib/plot.js';
+        export { createSlider } from './web/src/lib/slider.js';
+        export { createBars } from './web/src/lib/bars.js';`,
+      resolveDir: ROOT,
+    },
+    bundle: true, format: 'iife', globalName: 'lib', write: false, logLevel: 'silent',
+  });
+  return result.outputFiles[0].text;
+}
+
+async function blankPage() {
+  const context = await session.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setContent('<!doctype html><html lang="en"><body><div id="root"></div></body></html>');
+  await page.addScriptTag({ content: await bundleLib() });
+  return { page, context, errors };
+}
+
+test('heat map: masked cells, in-place update, keyboard movement', async () => {
+  const { page, context, errors } = await blankPage();
+  const result = await page.evaluate(() => {
+    const map = window.lib.createHeatmap(document.getElementById('root'), {
+      rowLabels: ['a', 'b'], colLabels: ['x', 'y', 'z'], label: 'test map', rowTitle: 'query', colTitle: 'key',
+    });
+    map.update({ rows: 2, cols: 3, data: [0.1, null, 0.9, 0.5, 0.25, Number.NaN] });
+    const cells = [...document.querySelectorAll('[role=gridcell]')];
+    const before = cells.map((c) => c.getAttribute('aria-label'));
+    const fillBefore = cells[0].getAttribute('fill');
+    map.update([[0.9, 0.1, 0.0], [0.2, 0.3, 0.4]]);
+    const same = cells.every((c, i) => c === document.querySelectorAll('[role=gridcell]')[i]);
+    map.highlightRow(1);
+    return {
+      before, same, fillBefore, fillAfter: cells[0].getAttribute('fill'),
+      selected: document.querySelector('[role=row][aria-selected=true]').getAttribute('aria-label'),
+      tabStops: cells.filter((c) => c.getAttribute('tabindex') === '0').length,
+    };
+  });
+  assert.equal(result.before[1], 'query a, key y: masked (no weight)');
+  assert.equal(result.before[5], 'query b, key z: masked (no weight)');
+  assert.equal(result.before[0], 'query a, key x: 0.1000');
+  assert.ok(result.same, 'update() keeps the same cell elements');
+  assert.notEqual(result.fillBefore, result.fillAfter, 'update() recolours');
+  assert.equal(result.selected, 'query b');
+  assert.equal(result.tabStops, 1, 'one tab stop (roving tabindex)');
+
+  await page.getByRole('gridcell', { name: /query b, key x/ }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp'); // stays on the first row
+  const focused = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.equal(focused, 'query a, key y: 0.1000');
+  assert.match(await page.locator('.heatmap-readout').innerText(), /query a, key y: 0\.1000/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('plot: series, legend, log2 axis and marker', async () => {
+  const { page, context, errors } = await blankPage();
+  const result = await page.evaluate(() => {
+    const plot = window.lib.createPlot(document.getElementById('root'), {
+      label: 'test plot', xLabel: 'width', yLabel: 'weight', xScale: 'log2', yDomain: [0, 1],
+    });
+    const widths = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+    plot.update({
+      series: [
+        { name: 'unscaled', x: widths, y: widths.map((w) => 1 - 1 / Math.sqrt(w)) },
+        { name: 'scaled', x: widths, y: widths.map(() => 0.3) },
+      ],
+      marker: { x: 64, label: 'd_k = 64' },
+    });
+    const svg = document.querySelector('svg[role=img]');
+    const marker = svg.querySelector('.plot-marker');
+    const markerX = Number(marker.querySelector('line').getAttribute('x1'));
+    plot.setMarker({ x: 4096 });
+    return {
+      name: svg.getAttribute('aria-label'),
+      paths: svg.querySelectorAll('path.plot-line').length,
+      legend: [...document.querySelectorAll('.plot-legend li')].map((li) => li.textContent),
+      markerX,
+      markerHiddenOutside: marker.getAttribute('visibility'),
+      ticks: [...svg.querySelectorAll('.plot-tick')].map((t) => t.textContent),
+    };
+  });
+  assert.equal(result.name, 'test plot');
+  assert.equal(result.paths, 2);
+  assert.deepEqual(result.legend, ['unscaled', 'scaled']);
+  // 64 = 2^6 sits at 5/9 of the way from 2^1 to 2^10 on a log2 axis (plot area 56…462).
+  assert.ok(Math.abs(result.markerX - (56 + (5 / 9) * 406)) < 0.5, `marker at ${result.markerX}`);
+  assert.equal(result.markerHiddenOutside, 'hidden');
+  assert.ok(result.ticks.includes('32') && result.ticks.includes('512'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('slider: label, printed value, log mapping, keyboard', async () => {
+  const { page, context, errors } = await blankPage();
+  await page.evaluate(() => {
+    window.seen = [];
+    window.lib.createSlider(document.getElementById('root'), {
+      label: 'knob', min: 0.01, max: 100, scale: 'log', value: 1, onInput: (v) => window.seen.push(v),
+    });
+  });
+  const knob = page.getByLabel('knob');
+  assert.equal(await knob.getAttribute('aria-valuetext'), '1');
+  await knob.focus();
+  await page.keyboard.press('End');
+  assert.equal(await page.locator('output').innerText(), '100');
+  await page.keyboard.press('Home');
+  assert.equal(await knob.getAttribute('aria-valuetext'), '0.01');
+  assert.deepEqual(await page.evaluate(() => window.seen), [100, 0.01]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('bars: one list item per value, names carry the exact value', async () => {
+  const { page, context, errors } = await blankPage();
+  await page.evaluate(() => {
+    const bars = window.lib.createBars(document.getElementById('root'), { labels: ['a', 'b'], label: 'test bars' });
+    bars.update([0.25, 0.75], { highlight: 1 });
+  });
+  const items = page.getByRole('list', { name: 'test bars' }).getByRole('listitem');
+  assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['a: 0.2500', 'b: 0.7500']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

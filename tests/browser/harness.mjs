@@ -1,0 +1,84 @@
+// Shared set-up for the browser tests: serves build/web under the page's real
+// Content-Security-Policy, drives Debian's Chromium through playwright-core, and records
+// every console error, uncaught exception and failed request of each page it opens.
+//
+// Usage in a test file:
+//   const session = useBrowser();            // registers before/after hooks
+//   const { page, problems } = await session.openPage({ search: '?tau=2' });
+
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from '../../scripts/chromium.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+// AL_WEB_ROOT lets several builds of the page be tested side by side (e.g. build/web-roles).
+export const WEB_ROOT = process.env.AL_WEB_ROOT ? resolve(process.env.AL_WEB_ROOT) : join(ROOT, 'build/web');
+
+export const DESKTOP = { viewport: { width: 1280, height: 900 } };
+export const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+export function useBrowser() {
+  const session = { url: null, browser: null };
+  let server = null;
+  let chromium = null;
+  const contexts = [];
+
+  before(async () => {
+    if (!existsSync(join(WEB_ROOT, 'index.html'))) {
+      throw new Error(`${WEB_ROOT} has no index.html: run "node scripts/build-web.mjs" first`);
+    }
+    server = await startServer({ root: WEB_ROOT, port: 0, csp: true });
+    session.url = server.url;
+    chromium = await launchChromium();
+    session.browser = chromium.browser;
+  });
+
+  after(async () => {
+    for (const context of contexts) await context.close().catch(() => {});
+    await chromium?.close();
+    await server?.close();
+  });
+
+  /**
+   * Opens the page in a fresh context and waits until every figure has mounted.
+   * contextOptions go to browser.newContext (viewport, colorScheme, bypassCSP, …).
+   * Returns { page, context, problems }: problems lists console errors, page errors and
+   * failed requests seen so far (the array keeps filling while the page lives).
+   */
+  session.openPage = async ({ search = '', contextOptions = DESKTOP } = {}) => {
+    const context = await session.browser.newContext(contextOptions);
+    contexts.push(context);
+    const page = await context.newPage();
+    const problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+    // The page must load nothing from another origin (no CDN fonts, scripts or data).
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(session.url) && !url.startsWith('data:') && url !== 'about:blank') {
+        problems.push(`request to another origin: ${url}`);
+      }
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+    await page.goto(new URL(search, session.url).href);
+    await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+    return { page, context, problems };
+  };
+
+  return session;
+}
+
+/** Parses the number ending an accessible name such as "“cat” (1): 0.7340" or "…: 3.10e−7". */
+export function trailingNumber(text) {
+  const match = /(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/.exec(text.replaceAll('\u2212', '-'));
+  if (!match) throw new Error(`no number at the end of "${text}"`);
+  return Number(match[1]);
+}

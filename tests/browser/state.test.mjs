@@ -1,0 +1,66 @@
+// The page's state store (web/src/lib/state.js) is plain JavaScript with no DOM, so it
+// is tested directly under node: schema validation, URL reading and writing, listeners.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createStore } from '../../web/src/lib/state.js';
+
+function storeWith(search) {
+  const notices = [];
+  const writes = [];
+  const store = createStore({ search, onNotice: (m) => notices.push(m), writeSearch: (s) => writes.push(s) });
+  return { store, notices, writes };
+}
+
+const TAU = { type: 'number', min: 0.01, max: 100, default: 1 };
+const QUERY = { type: 'integer', min: 0, max: 7, default: 7 };
+
+test('defaults apply when the URL says nothing', () => {
+  const { store, notices } = storeWith('');
+  assert.equal(store.define('tau', TAU), 1);
+  assert.equal(store.get('tau'), 1);
+  assert.deepEqual(notices, []);
+});
+
+test('readable URL values are taken, out-of-range ones clamped with a notice', () => {
+  const { store, notices } = storeWith('?tau=250&query=3');
+  assert.equal(store.define('tau', TAU), 100);
+  assert.equal(store.define('query', QUERY), 3);
+  assert.equal(notices.length, 1);
+  assert.match(notices[0], /tau = 250/);
+});
+
+test('unreadable URL values fall back to the default with a notice', () => {
+  const { store, notices } = storeWith('?tau=&query=2.5&mode=zzz');
+  assert.equal(store.define('tau', TAU), 1);
+  assert.equal(store.define('query', QUERY), 7);
+  assert.equal(store.define('mode', { type: 'enum', values: ['keys', 'queries'], default: 'keys' }), 'keys');
+  assert.equal(notices.length, 3);
+});
+
+test('set validates, notifies only on change, and writes non-default values to the URL', () => {
+  const { store, writes } = storeWith('?other=kept');
+  store.define('tau', TAU);
+  store.define('query', QUERY);
+  const seen = [];
+  const unsubscribe = store.subscribe(['tau', 'query'], (value, key) => seen.push(`${key}=${value}`));
+  store.set('tau', 0.5);
+  store.set('tau', 0.5); // unchanged: no listener call, no write
+  store.set('query', 12); // clamped to 7, the current value: nothing happens
+  store.set('query', 2);
+  assert.deepEqual(seen, ['tau=0.5', 'query=2']);
+  assert.deepEqual(writes, ['?other=kept&tau=0.5', '?other=kept&tau=0.5&query=2']);
+  store.set('tau', 1);
+  assert.equal(writes.at(-1), '?other=kept&query=2', 'a default value leaves the URL');
+  unsubscribe();
+  store.set('query', 1);
+  assert.equal(seen.length, 3);
+});
+
+test('keys are defined once and must exist', () => {
+  const { store } = storeWith('');
+  store.define('tau', TAU);
+  assert.throws(() => store.define('tau', TAU), /defined twice/);
+  assert.throws(() => store.get('nope'), /unknown key/);
+  assert.throws(() => store.set('nope', 1), /unknown key/);
+});

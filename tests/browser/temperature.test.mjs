@@ -1,0 +1,150 @@
+// The "Eight tokens, one knob" figure, checked through what a learner sees and what a
+// screen reader hears: readout texts, control labels and the accessible names of cells and bars.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+
+/** Locators for the figure, found by its controls' labels rather than by ids or classes. */
+function temperatureFigure(page) {
+  const figure = page.getByRole('figure').filter({ has: page.getByLabel('query token') });
+  return {
+    figure,
+    query: figure.getByLabel('query token'),
+    tau: figure.getByLabel('temperature τ'),
+    largest: figure.getByLabel('largest weight'),
+    onKey: figure.getByLabel('on key'),
+    entropy: figure.getByLabel('entropy'),
+    selectedRow: figure.getByRole('row', { selected: true }),
+    bars: figure.getByRole('list', { name: 'weights of the picked query over the keys' }).getByRole('listitem'),
+  };
+}
+
+async function barWeights(view) {
+  const names = await view.bars.evaluateAll((items) => items.map((item) => item.getAttribute('aria-label')));
+  return names.map(trailingNumber);
+}
+
+test('the page loads under its CSP with no console errors and draws the figure', async () => {
+  const served = await fetch(session.url);
+  assert.match(served.headers.get('content-security-policy') ?? '', /script-src 'self' 'wasm-unsafe-eval'; style-src 'self'/);
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  await assert.doesNotReject(view.figure.waitFor());
+  assert.equal(await page.getByRole('heading', { level: 2, name: 'Eight tokens, one knob' }).count(), 1);
+  assert.equal(await view.figure.getByRole('gridcell').count(), 64, 'an 8×8 heat map');
+  assert.equal(await view.bars.count(), 8);
+  assert.match(await view.figure.locator('figcaption').innerText(), /the cat sat on the mat because it/);
+  assert.equal(await page.locator('math').count() > 0, true, 'formulas are rendered as MathML');
+  assert.deepEqual(problems, []);
+});
+
+test('by default the query is "it" and its largest weight is on "cat" at τ = 1', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  assert.equal(await view.query.inputValue(), '7');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '1');
+  assert.match(await view.selectedRow.getAttribute('aria-label'), /“it” \(7\)/);
+  assert.match(await view.onKey.innerText(), /“cat” \(1\)/);
+
+  const weights = await barWeights(view);
+  const sum = weights.reduce((a, b) => a + b, 0);
+  assert.ok(Math.abs(sum - 1) < 0.002, `the row's weights sum to 1 (got ${sum})`);
+  const largest = Number(await view.largest.innerText());
+  assert.ok(Math.abs(largest - Math.max(...weights)) < 0.001, 'the readout matches the largest bar');
+  assert.equal(weights.indexOf(Math.max(...weights)), 1, 'the largest bar is "cat"');
+  assert.deepEqual(problems, []);
+});
+
+test('τ at its minimum makes the row one-hot on "cat"', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  await view.tau.focus();
+  await page.keyboard.press('Home');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '0.01');
+  assert.ok(Number(await view.largest.innerText()) > 0.99, `largest weight ${await view.largest.innerText()}`);
+  assert.match(await view.onKey.innerText(), /“cat”/);
+  const weights = await barWeights(view);
+  assert.ok(weights[1] > 0.99, `"cat" gets ${weights[1]}`);
+  assert.ok(Number.parseFloat(await view.entropy.innerText()) < 0.05, 'entropy near zero');
+  await page.waitForFunction(() => location.search.includes('tau=0.01'));
+  assert.deepEqual(problems, []);
+});
+
+test('τ at its maximum flattens the row to 1/8 everywhere', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  await view.tau.focus();
+  await page.keyboard.press('End');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '100');
+  const weights = await barWeights(view);
+  assert.equal(weights.length, 8);
+  for (const weight of weights) assert.ok(Math.abs(weight - 1 / 8) < 0.01, `weight ${weight} is not about 1/8`);
+  const entropy = Number.parseFloat(await view.entropy.innerText());
+  assert.ok(Math.abs(entropy - Math.log(8)) < 0.01, `entropy ${entropy} ≈ ln 8`);
+  assert.deepEqual(problems, []);
+});
+
+test('the query picker moves the highlighted row and the bars', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  await view.query.selectOption('1');
+  assert.match(await view.selectedRow.getAttribute('aria-label'), /“cat” \(1\)/);
+  assert.equal(await view.selectedRow.count(), 1, 'exactly one row is highlighted');
+  assert.match(await view.figure.getByText(/^Weights of query/).innerText(), /“cat”/);
+
+  await view.query.selectOption('4');
+  assert.match(await view.selectedRow.getAttribute('aria-label'), /“the” \(4\)/);
+  assert.deepEqual(problems, []);
+});
+
+test('clicking a heat-map cell picks its row; arrow keys move between cells', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  const cell = view.figure.getByRole('gridcell', { name: /query “sat” \(2\), key “mat” \(5\)/ });
+  await cell.click();
+  assert.equal(await view.query.inputValue(), '2');
+  assert.match(await view.selectedRow.getAttribute('aria-label'), /“sat” \(2\)/);
+
+  await cell.focus();
+  await page.keyboard.press('ArrowDown');
+  const focusedName = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  assert.match(focusedName, /^query “on” \(3\), key “mat” \(5\): /);
+  const exactValue = trailingNumber(focusedName);
+  assert.ok(exactValue >= 0 && exactValue <= 1, `a weight, got ${exactValue}`);
+  const readout = view.figure.locator('p').filter({ hasText: /^query “on” \(3\), key “mat” \(5\)/ });
+  assert.equal(await readout.innerText(), focusedName, 'the visible readout shows the focused cell');
+  await page.keyboard.press('Enter');
+  assert.equal(await view.query.inputValue(), '3');
+  assert.deepEqual(problems, []);
+});
+
+test('a link restores the figure, and out-of-range values are clamped with a notice', async () => {
+  const restored = await session.openPage({ search: '?temperature.query=2&temperature.tau=0.5' });
+  let view = temperatureFigure(restored.page);
+  assert.equal(await view.query.inputValue(), '2');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '0.5');
+  assert.deepEqual(restored.problems, []);
+
+  const clamped = await session.openPage({ search: '?temperature.query=nine&temperature.tau=1000' });
+  view = temperatureFigure(clamped.page);
+  assert.equal(await view.query.inputValue(), '7', 'an unreadable query falls back to the default');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '100', 'τ is clamped to its maximum');
+  const notices = await clamped.page.getByRole('status', { name: 'Notes about the link' }).innerText();
+  assert.match(notices, /temperature.query = nine/);
+  assert.match(notices, /temperature.tau = 1000/);
+  assert.deepEqual(clamped.problems, []);
+});
+
+test('the figure fits a 375 px phone screen without sideways scrolling', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: PHONE });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  const view = temperatureFigure(page);
+  const box = await view.figure.getByRole('grid').boundingBox();
+  assert.ok(box.width <= 375, `heat map ${box.width}px wide`);
+  assert.match(await view.onKey.innerText(), /“cat”/);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,106 @@
+// Figure "Eight tokens, one knob": the attention weights of the toy sentence, one row per
+// query token, with a query picker and a temperature τ that divides the scores on top of
+// √d_k. Every value shown is recomputed by the WebAssembly core on each input.
+
+import { createBars } from '../lib/bars.js';
+import { formatNats, formatWeight, quoteToken } from '../lib/format.js';
+import { createHeatmap } from '../lib/heatmap.js';
+import { createPicker } from '../lib/picker.js';
+import { createSlider } from '../lib/slider.js';
+import { htmlElement, uniqueId } from '../lib/svg.js';
+
+const TAU_MIN = 0.01;
+const TAU_MAX = 100;
+const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
+
+/** A labelled <output> for one number of the picked row. */
+function createReadout(parent, label) {
+  const id = uniqueId('readout');
+  const line = htmlElement('p', { class: 'readout' }, null, parent);
+  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
+  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
+  const note = htmlElement('span', { class: 'readout-note' }, null, line);
+  return { output, note };
+}
+
+export function mount(element, { lab, state }) {
+  const sentence = lab.toySentence();
+  const tokens = Array.from(sentence.tokens);
+  const { X, WQ, WK, WV, WO } = sentence;
+  const n = tokens.length;
+  const keyWidth = WQ.cols; // one full-width head: d_k = d_model
+  // Spoken names carry the position, since "the" occurs twice.
+  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+
+  state.define('temperature.query', { type: 'integer', min: 0, max: n - 1, default: Math.min(DEFAULT_QUERY, n - 1) });
+  state.define('temperature.tau', { type: 'number', min: TAU_MIN, max: TAU_MAX, default: 1 });
+
+  const body = htmlElement('div', { class: 'figure-body' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
+  const picker = createPicker(controls, {
+    label: 'query token',
+    options: tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` })),
+    value: state.get('temperature.query'),
+    onChange: (value) => state.set('temperature.query', Number(value)),
+  });
+  const slider = createSlider(controls, {
+    label: 'temperature \u03c4',
+    hint: `Scores are divided by \u03c4\u00b7\u221ad\u2096 (here d\u2096 = ${keyWidth}). Below 1 sharpens, above 1 flattens.`,
+    min: TAU_MIN, max: TAU_MAX, scale: 'log', steps: 200,
+    value: state.get('temperature.tau'),
+    onInput: (value) => state.set('temperature.tau', value),
+  });
+
+  const panels = htmlElement('div', { class: 'figure-panels' }, null, body);
+  const mapPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  htmlElement('p', { class: 'panel-title' }, 'Weights of every query (rows) over every key (columns)', mapPanel);
+  const heatmap = createHeatmap(mapPanel, {
+    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+    rowTitle: 'query', colTitle: 'key', label: 'attention weights, queries by keys',
+    onActivateCell: (row) => state.set('temperature.query', row),
+  });
+
+  const rowPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  const rowTitle = htmlElement('p', { class: 'panel-title' }, null, rowPanel);
+  const bars = createBars(rowPanel, { labels: tokens, names: tokenNames, label: 'weights of the picked query over the keys' });
+  const readouts = htmlElement('div', { class: 'readouts' }, null, rowPanel);
+  const largest = createReadout(readouts, 'largest weight');
+  const argmax = createReadout(readouts, 'on key');
+  const entropy = createReadout(readouts, 'entropy');
+  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+
+  // The entropy of a perfectly flat row, ln n, as the core computes it: the scale for the readout.
+  const flatRow = { rows: 1, cols: n, data: new Float64Array(n).fill(1 / n) };
+  const flatEntropy = lab.rowStats(flatRow).entropy[0];
+
+  function render() {
+    const query = state.get('temperature.query');
+    const tau = state.get('temperature.tau');
+    picker.set(query);
+    slider.set(tau);
+    try {
+      const { weights } = lab.multiHead(X, WQ, WK, WV, WO, 1, { tau }).heads[0];
+      const stats = lab.rowStats(weights);
+      const picked = Array.prototype.slice.call(weights.data, query * n, (query + 1) * n);
+      const top = stats.argmax[query];
+
+      heatmap.update(weights);
+      heatmap.highlightRow(query);
+      rowTitle.textContent = `Weights of query ${quoteToken(tokens[query])} over the keys`;
+      bars.update(picked, { highlight: top });
+      largest.output.textContent = formatWeight(stats.max[query]);
+      argmax.output.textContent = tokenNames[top];
+      entropy.output.textContent = formatNats(stats.entropy[query]);
+      entropy.note.textContent = `(a flat row has ${formatNats(flatEntropy)})`;
+      problem.hidden = true;
+    } catch (error) {
+      problem.textContent = `The core could not compute this figure: ${error.message}`;
+      problem.hidden = false;
+    }
+  }
+
+  state.subscribe(['temperature.query', 'temperature.tau'], render);
+  render();
+}

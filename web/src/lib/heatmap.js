@@ -1,0 +1,300 @@
+// An SVG heat map of a matrix: one square per entry, coloured on a colour-blind-safe
+// sequential palette (viridis), with row and column labels, an optional highlighted row,
+// keyboard navigation (one tab stop, arrow keys move between cells) and a visible readout
+// of the cell under the pointer or focus. update() recolours the existing cells, so
+// dragging a slider never rebuilds the DOM or loses keyboard focus.
+
+import { interpolateViridis } from 'd3-scale-chromatic';
+import { formatFixed, formatWeightExact } from './format.js';
+import { htmlElement, svgElement, uniqueId } from './svg.js';
+
+const CELL = 40; // side of one cell, in viewBox units
+const FONT = 13; // label font size, in viewBox units
+const CHAR = 7.5; // rough width of one label character at FONT, for sizing the margins
+const GAP = 8; // space between labels and cells
+
+/** Reads entry (i, j) from a { rows, cols, data } matrix or nested arrays; null/NaN = empty. */
+function entry(matrix, i, j) {
+  const value = Array.isArray(matrix) ? matrix[i][j] : matrix.data[i * matrix.cols + j];
+  return value === null || value === undefined || Number.isNaN(value) ? null : value;
+}
+
+function shapeOf(matrix) {
+  return Array.isArray(matrix) ? { rows: matrix.length, cols: matrix[0]?.length ?? 0 } : matrix;
+}
+
+/**
+ * @param {HTMLElement} container
+ * @param {object} options
+ * @param {string[]} options.rowLabels
+ * @param {string[]} options.colLabels
+ * @param {string[]} [options.rowNames]     spoken names of rows (default: rowLabels), to tell
+ * @param {string[]} [options.colNames]     apart repeated labels such as two "the"s
+ * @param {string} options.label            accessible name of the whole grid
+ * @param {string} [options.rowTitle]       axis title for rows, e.g. "query"
+ * @param {string} [options.colTitle]       axis title for columns, e.g. "key"
+ * @param {[number, number]} [options.domain]  value range mapped onto the palette
+ * @param {(v: number) => string} [options.formatCell]   text printed inside a cell
+ * @param {(v: number) => string} [options.formatExact]  text in names, tooltips, readout
+ * @param {(row: number, col: number) => void} [options.onActivateCell]  click / Enter
+ * @param {string} [options.pairJoiner]   text between the row and the column in a cell's name
+ *                                        (default ", "; e.g. " \u2192 " for "query … → key …")
+ * @param {{ title: string, name?: string, chars?: number }} [options.rowNotes]  a column of short
+ *        texts right of the cells, one per row (e.g. each row's sum), filled by setRowNotes();
+ *        `name` (default: title) joins each row's accessible name, `chars` is the widest text
+ */
+export function createHeatmap(container, options) {
+  const {
+    rowLabels, colLabels, label, rowTitle = 'row', colTitle = 'column', domain = [0, 1],
+    formatCell = (v) => formatFixed(v, 2), formatExact = formatWeightExact, onActivateCell = null,
+    pairJoiner = ', ',
+  } = options;
+  const rowNames = options.rowNames ?? rowLabels;
+  const colNames = options.colNames ?? colLabels;
+  const rows = rowLabels.length;
+  const cols = colLabels.length;
+
+  const longestRow = Math.max(...rowLabels.map((s) => s.length));
+  const longestCol = Math.max(...colLabels.map((s) => s.length));
+  const left = longestRow * CHAR + GAP + FONT * 1.6; // labels plus the rotated row title
+  // Column labels are drawn at 45°, so their height is about their length / √2.
+  const top = (longestCol * CHAR) / Math.SQRT2 + GAP + FONT * 2.2;
+  const rowNotes = options.rowNotes ?? null;
+  const notesRoom = rowNotes ? GAP + Math.max(rowNotes.chars ?? 5, rowNotes.title.length) * CHAR : 0;
+  const width = left + cols * CELL + Math.max(CELL * 0.8, notesRoom); // room for the last slanted label
+  const height = top + rows * CELL + 2;
+
+  const wrapper = htmlElement('div', { class: 'heatmap' }, null, container);
+  const svg = svgElement('svg', {
+    viewBox: `0 0 ${width} ${height}`, role: 'grid', 'aria-label': label,
+    'aria-rowcount': rows, 'aria-colcount': cols, class: 'heatmap-svg',
+  }, wrapper);
+
+  // Labels are decoration for sighted readers; the grid cells carry full names.
+  const labelLayer = svgElement('g', { 'aria-hidden': 'true', class: 'heatmap-labels' }, svg);
+  svgElement('text', { x: left + (cols * CELL) / 2, y: FONT, class: 'heatmap-axis-title', 'text-anchor': 'middle' }, labelLayer)
+    .textContent = `${colTitle} \u2192`;
+  svgElement('text', {
+    x: FONT, y: top + (rows * CELL) / 2, class: 'heatmap-axis-title', 'text-anchor': 'middle',
+    transform: `rotate(-90 ${FONT} ${top + (rows * CELL) / 2})`,
+  }, labelLayer).textContent = `\u2190 ${rowTitle}`; // turned by -90°, the arrow points down the rows
+  const rowLabelNodes = rowLabels.map((text, i) => {
+    const node = svgElement('text', {
+      x: left - GAP, y: top + i * CELL + CELL / 2, 'text-anchor': 'end', 'dominant-baseline': 'central',
+      class: 'heatmap-row-label',
+    }, labelLayer);
+    node.textContent = text;
+    return node;
+  });
+  colLabels.forEach((text, j) => {
+    const x = left + j * CELL + CELL / 2;
+    const y = top - GAP;
+    svgElement('text', { x, y, transform: `rotate(-45 ${x} ${y})`, class: 'heatmap-col-label' }, labelLayer)
+      .textContent = text;
+  });
+  // Row notes, when asked for: plain text right of each row, under a title of their own.
+  const noteNodes = rowNotes ? rowLabels.map((_, i) => svgElement('text', {
+    x: left + cols * CELL + GAP, y: top + i * CELL + CELL / 2, 'dominant-baseline': 'central', class: 'heatmap-row-note',
+  }, labelLayer)) : [];
+  if (rowNotes) {
+    svgElement('text', { x: left + cols * CELL + GAP, y: top - GAP, class: 'heatmap-axis-title heatmap-notes-title' }, labelLayer)
+      .textContent = rowNotes.title;
+  }
+
+  const cells = [];
+  const cellTexts = [];
+  const rowGroups = [];
+  for (let i = 0; i < rows; i += 1) {
+    const rowGroup = svgElement('g', {
+      role: 'row', 'aria-rowindex': i + 1, 'aria-label': `${rowTitle} ${rowNames[i]}`, 'aria-selected': 'false',
+    }, svg);
+    rowGroups.push(rowGroup);
+    for (let j = 0; j < cols; j += 1) {
+      const cell = svgElement('rect', {
+        x: left + j * CELL, y: top + i * CELL, width: CELL, height: CELL,
+        role: 'gridcell', 'aria-colindex': j + 1, tabindex: -1, class: 'heatmap-cell',
+        'data-row': i, 'data-col': j,
+      }, rowGroup);
+      svgElement('title', {}, cell);
+      cells.push(cell);
+    }
+  }
+  // Printed values sit in their own layer above the cells and ignore the pointer,
+  // so hovering a number still hovers its cell.
+  const valueLayer = svgElement('g', { 'aria-hidden': 'true', class: 'heatmap-values' }, svg);
+  for (let i = 0; i < rows; i += 1) {
+    for (let j = 0; j < cols; j += 1) {
+      cellTexts.push(svgElement('text', {
+        x: left + j * CELL + CELL / 2, y: top + i * CELL + CELL / 2,
+        'text-anchor': 'middle', 'dominant-baseline': 'central', class: 'heatmap-value',
+      }, valueLayer));
+    }
+  }
+  const rowOutline = svgElement('rect', {
+    x: left - 1, width: cols * CELL + 2, height: CELL, class: 'heatmap-row-highlight', visibility: 'hidden', 'aria-hidden': 'true',
+  }, svg);
+  // Two nested outlines, dark and light, so the focused cell stands out on any palette colour.
+  const focusRing = svgElement('g', { class: 'heatmap-focus-ring', visibility: 'hidden', 'aria-hidden': 'true' }, svg);
+  svgElement('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'heatmap-focus-outer' }, focusRing);
+  svgElement('rect', { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, class: 'heatmap-focus-inner' }, focusRing);
+
+  const readoutId = uniqueId('heatmap-readout');
+  const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
+  svg.setAttribute('aria-describedby', readoutId);
+
+  let current = null;
+  let focused = { row: 0, col: 0 };
+  let hovered = null;
+  let highlightedRow = null;
+
+  function describe(i, j) {
+    const value = current ? entry(current, i, j) : null;
+    const shown = value === null ? 'masked (no weight)' : formatExact(value);
+    return `${rowTitle} ${rowNames[i]}${pairJoiner}${colTitle} ${colNames[j]}: ${shown}`;
+  }
+
+  // The readout follows whichever the reader used last, the pointer or the keyboard.
+  let lastInput = 'focus';
+  function showReadout() {
+    const focusInside = wrapper.contains(document.activeElement);
+    const target = lastInput === 'focus' && focusInside ? focused : hovered ?? (focusInside ? focused : null);
+    readout.textContent = target
+      ? describe(target.row, target.col)
+      : 'Point at, tap or tab to a cell to read its exact value.';
+  }
+
+  function setTabStop(i, j) {
+    cells[focused.row * cols + focused.col].setAttribute('tabindex', '-1');
+    focused = { row: i, col: j };
+    const cell = cells[i * cols + j];
+    cell.setAttribute('tabindex', '0');
+    return cell;
+  }
+
+  function moveFocus(i, j) {
+    const row = Math.min(rows - 1, Math.max(0, i));
+    const col = Math.min(cols - 1, Math.max(0, j));
+    setTabStop(row, col).focus();
+  }
+
+  svg.addEventListener('keydown', (event) => {
+    const { row, col } = focused;
+    const moves = {
+      ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
+      Home: [row, 0], End: [row, cols - 1], PageUp: [0, col], PageDown: [rows - 1, col],
+    };
+    if (moves[event.key]) {
+      event.preventDefault();
+      moveFocus(...moves[event.key]);
+    } else if ((event.key === 'Enter' || event.key === ' ') && onActivateCell) {
+      event.preventDefault();
+      onActivateCell(row, col);
+    }
+  });
+  // Focus listeners go on the wrapper: Chromium makes an SVG element with focus listeners
+  // a tab stop of its own, which would add a second stop before the cells.
+  wrapper.addEventListener('focusin', (event) => {
+    const cell = event.target.closest?.('.heatmap-cell');
+    if (!cell) return;
+    setTabStop(Number(cell.dataset.row), Number(cell.dataset.col));
+    lastInput = 'focus';
+    focusRing.setAttribute('transform', `translate(${cell.getAttribute('x')} ${cell.getAttribute('y')})`);
+    focusRing.setAttribute('visibility', 'visible');
+    showReadout();
+  });
+  wrapper.addEventListener('focusout', () => {
+    focusRing.setAttribute('visibility', 'hidden');
+    // Focus may be moving to another cell; read the readout after it lands.
+    queueMicrotask(showReadout);
+  });
+  svg.addEventListener('pointerover', (event) => {
+    const cell = event.target.closest?.('.heatmap-cell');
+    if (!cell) return;
+    hovered = { row: Number(cell.dataset.row), col: Number(cell.dataset.col) };
+    lastInput = 'pointer';
+    showReadout();
+  });
+  svg.addEventListener('pointerleave', () => {
+    hovered = null;
+    showReadout();
+  });
+  if (onActivateCell) {
+    svg.classList.add('heatmap-activatable');
+    svg.addEventListener('click', (event) => {
+      const cell = event.target.closest?.('.heatmap-cell');
+      if (cell) onActivateCell(Number(cell.dataset.row), Number(cell.dataset.col));
+    });
+  }
+
+  const [low, high] = domain;
+  const toUnit = (v) => Math.min(1, Math.max(0, (v - low) / (high - low || 1)));
+
+  const heatmap = {
+    element: wrapper,
+
+    /** Recolours every cell from a matrix of the same shape; null or NaN entries are drawn empty. */
+    update(matrix) {
+      const shape = shapeOf(matrix);
+      if (shape.rows !== rows || shape.cols !== cols) {
+        throw new Error(`heatmap: expected a ${rows}×${cols} matrix, got ${shape.rows}×${shape.cols}`);
+      }
+      current = matrix;
+      for (let i = 0; i < rows; i += 1) {
+        for (let j = 0; j < cols; j += 1) {
+          const index = i * cols + j;
+          const value = entry(matrix, i, j);
+          const cell = cells[index];
+          const text = cellTexts[index];
+          const name = describe(i, j);
+          cell.setAttribute('aria-label', name);
+          cell.firstChild.textContent = name;
+          if (value === null) {
+            cell.removeAttribute('fill');
+            cell.classList.add('heatmap-cell-empty');
+            text.textContent = '';
+            continue;
+          }
+          const t = toUnit(value);
+          cell.classList.remove('heatmap-cell-empty');
+          cell.setAttribute('fill', interpolateViridis(t));
+          text.textContent = formatCell(value);
+          // Viridis turns light above about 0.6: switch the printed value to dark ink there.
+          text.classList.toggle('heatmap-value-on-light', t > 0.6);
+        }
+      }
+      showReadout();
+    },
+
+    /** Fills the row-notes column (needs options.rowNotes); each text also joins its row's name. */
+    setRowNotes(texts) {
+      if (!rowNotes) throw new Error('heatmap: setRowNotes needs the rowNotes option');
+      if (texts.length !== rows) throw new Error(`heatmap: expected ${rows} row notes, got ${texts.length}`);
+      texts.forEach((text, i) => {
+        noteNodes[i].textContent = text;
+        rowGroups[i].setAttribute('aria-label', `${rowTitle} ${rowNames[i]}, ${rowNotes.name ?? rowNotes.title} ${text}`);
+      });
+    },
+
+    /** Outlines one row (null for none) and marks it selected for assistive technology. */
+    highlightRow(index) {
+      if (highlightedRow !== null) {
+        rowGroups[highlightedRow].setAttribute('aria-selected', 'false');
+        rowLabelNodes[highlightedRow].classList.remove('heatmap-row-label-current');
+      }
+      highlightedRow = index;
+      if (index === null) {
+        rowOutline.setAttribute('visibility', 'hidden');
+        return;
+      }
+      rowGroups[index].setAttribute('aria-selected', 'true');
+      rowLabelNodes[index].classList.add('heatmap-row-label-current');
+      rowOutline.setAttribute('y', top + index * CELL);
+      rowOutline.setAttribute('visibility', 'visible');
+      // Keep the single tab stop on the highlighted row, unless the user is inside the grid.
+      if (!wrapper.contains(document.activeElement)) setTabStop(index, focused.col);
+    },
+  };
+  setTabStop(0, 0);
+  showReadout();
+  return heatmap;
+}

@@ -1,0 +1,197 @@
+// A small SVG line plot: several series against a shared x axis (linear or log2), axis
+// labels, a legend, and one optional vertical marker. Series colours and dash patterns
+// come from CSS classes (plot-series-0, -1, …), so they follow the light/dark theme and
+// stay distinguishable without colour.
+
+import { formatSignificant } from './format.js';
+import { htmlElement, svgElement } from './svg.js';
+
+const WIDTH = 480;
+const HEIGHT = 280;
+const MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
+
+/** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]. */
+export function linearTicks(low, high, count = 5) {
+  const span = high - low;
+  if (!(span > 0)) return [low];
+  const raw = span / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => span / s <= count) ?? 10 * power;
+  const ticks = [];
+  for (let t = Math.ceil(low / step) * step; t <= high + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
+  return ticks;
+}
+
+/** Powers of two in [low, high], thinned so that at most `count` remain. */
+export function log2Ticks(low, high, count = 8) {
+  const first = Math.ceil(Math.log2(low));
+  const last = Math.floor(Math.log2(high));
+  const every = Math.max(1, Math.ceil((last - first + 1) / count));
+  const ticks = [];
+  for (let k = first; k <= last; k += every) ticks.push(2 ** k);
+  return ticks;
+}
+
+/** Powers of ten in [low, high], thinned so that at most `count` remain. */
+export function log10Ticks(low, high, count = 7) {
+  const first = Math.ceil(Math.log10(low) - 1e-9);
+  const last = Math.floor(Math.log10(high) + 1e-9);
+  const every = Math.max(1, Math.ceil((last - first + 1) / count));
+  const ticks = [];
+  for (let k = first; k <= last; k += every) ticks.push(10 ** k);
+  return ticks;
+}
+
+const SUPERSCRIPT = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
+
+/** A power of ten as 10 with a superscript exponent: 1000 → "10³" (the default log10 tick label). */
+export function formatPowerOfTen(value) {
+  const exponent = Math.round(Math.log10(value));
+  return `10${String(exponent).replace(/./g, (c) => SUPERSCRIPT[c])}`;
+}
+
+const SCALES = {
+  linear: { map: (v) => v, ticks: linearTicks },
+  log2: { map: Math.log2, ticks: log2Ticks },
+  log10: { map: Math.log10, ticks: log10Ticks },
+};
+
+/**
+ * @param {HTMLElement} container
+ * @param {object} options
+ * @param {string} options.label              accessible name of the plot
+ * @param {string} options.xLabel
+ * @param {string} options.yLabel
+ * @param {'linear'|'log2'|'log10'} [options.xScale]
+ * @param {'linear'|'log10'} [options.yScale]
+ * @param {[number, number]} [options.xDomain]  default: the data's range
+ * @param {[number, number]} [options.yDomain]  default: [0, the data's maximum]; on a log10
+ *   y scale, the data's positive range widened to whole powers of ten
+ * @param {(v: number) => string} [options.formatX]
+ * @param {(v: number) => string} [options.formatY]  default on a log10 y scale: formatPowerOfTen
+ */
+export function createPlot(container, options) {
+  const {
+    label, xLabel, yLabel, xScale = 'linear', yScale = 'linear', xDomain = null, yDomain = null,
+    formatX = (v) => formatSignificant(v, 4),
+    formatY = yScale === 'log10' ? formatPowerOfTen : (v) => formatSignificant(v, 3),
+  } = options;
+  if (!SCALES[xScale] || !SCALES[yScale] || yScale === 'log2') throw new Error(`plot: unknown scale ${xScale}/${yScale}`);
+  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+
+  const wrapper = htmlElement('div', { class: 'plot' }, null, container);
+  const svg = svgElement('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label, class: 'plot-svg' }, wrapper);
+  const axes = svgElement('g', { class: 'plot-axes', 'aria-hidden': 'true' }, svg);
+  const lines = svgElement('g', { class: 'plot-lines', 'aria-hidden': 'true' }, svg);
+  const markerGroup = svgElement('g', { class: 'plot-marker', 'aria-hidden': 'true', visibility: 'hidden' }, svg);
+  const markerLine = svgElement('line', { y1: MARGIN.top, y2: MARGIN.top + plotHeight }, markerGroup);
+  const markerText = svgElement('text', { y: MARGIN.top - 5, 'text-anchor': 'middle', class: 'plot-marker-label' }, markerGroup);
+  const pointGroup = svgElement('g', { class: 'plot-points', 'aria-hidden': 'true' }, svg);
+  const legend = htmlElement('ul', { class: 'plot-legend' }, null, wrapper);
+
+  svgElement('text', {
+    x: MARGIN.left + plotWidth / 2, y: HEIGHT - 6, 'text-anchor': 'middle', class: 'plot-axis-title',
+  }, svg).textContent = xLabel;
+  svgElement('text', {
+    x: 14, y: MARGIN.top + plotHeight / 2, 'text-anchor': 'middle', class: 'plot-axis-title',
+    transform: `rotate(-90 14 ${MARGIN.top + plotHeight / 2})`,
+  }, svg).textContent = yLabel;
+
+  let x = null; // value → pixel, set by update()
+  let xRange = null;
+
+  function drawAxes(xLow, xHigh, yLow, yHigh, y) {
+    axes.replaceChildren();
+    svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
+    svgElement('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
+    const xTicks = SCALES[xScale].ticks(xLow, xHigh);
+    for (const t of xTicks) {
+      const px = x(t);
+      svgElement('line', { x1: px, x2: px, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight + 5, class: 'plot-axis' }, axes);
+      svgElement('text', { x: px, y: MARGIN.top + plotHeight + 18, 'text-anchor': 'middle', class: 'plot-tick' }, axes).textContent = formatX(t);
+    }
+    for (const t of SCALES[yScale].ticks(yLow, yHigh)) {
+      const py = y(t);
+      svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: py, y2: py, class: 'plot-grid' }, axes);
+      svgElement('text', { x: MARGIN.left - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' }, axes).textContent = formatY(t);
+    }
+  }
+
+  function placeMarker(marker) {
+    if (!marker || !x || marker.x < xRange[0] || marker.x > xRange[1]) {
+      markerGroup.setAttribute('visibility', 'hidden');
+      return;
+    }
+    const px = x(marker.x);
+    markerLine.setAttribute('x1', px);
+    markerLine.setAttribute('x2', px);
+    markerText.setAttribute('x', Math.min(WIDTH - MARGIN.right - 20, Math.max(MARGIN.left + 20, px)));
+    markerText.textContent = marker.label ?? formatX(marker.x);
+    markerGroup.setAttribute('visibility', 'visible');
+  }
+
+  return {
+    element: wrapper,
+
+    /**
+     * Redraws the plot. series: [{ name, x: number[], y: number[] }]; marker: { x, label } or null;
+     * points: labelled dots drawn on top, e.g. where two curves cross: [{ x, y, label }].
+     */
+    update({ series, marker = null, points = [] }) {
+      const allX = series.flatMap((s) => Array.from(s.x));
+      const allY = series.flatMap((s) => Array.from(s.y)).filter(Number.isFinite);
+      const [xLow, xHigh] = xDomain ?? [Math.min(...allX), Math.max(...allX)];
+      const positiveY = allY.filter((v) => v > 0);
+      const [yLow, yHigh] = yDomain ?? (yScale === 'log10'
+        ? [10 ** Math.floor(Math.log10(Math.min(...positiveY, 1))), 10 ** Math.ceil(Math.log10(Math.max(...positiveY, 10)))]
+        : [0, Math.max(...allY) || 1]);
+      const toX = SCALES[xScale].map;
+      const toY = SCALES[yScale].map;
+      const x0 = toX(xLow);
+      const xSpan = toX(xHigh) - x0 || 1;
+      const y0 = toY(yLow);
+      const ySpan = toY(yHigh) - y0 || 1;
+      x = (v) => MARGIN.left + ((toX(v) - x0) / xSpan) * plotWidth;
+      const y = (v) => MARGIN.top + plotHeight - ((toY(v) - y0) / ySpan) * plotHeight;
+      xRange = [xLow, xHigh];
+
+      drawAxes(xLow, xHigh, yLow, yHigh, y);
+      lines.replaceChildren();
+      legend.replaceChildren();
+      series.forEach((s, index) => {
+        const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
+          .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
+        const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
+        svgElement('path', { d, class: `plot-line plot-series-${index}` }, lines);
+        for (const [xv, yv] of points) {
+          svgElement('circle', { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: 2.5, class: `plot-point plot-series-${index}` }, lines);
+        }
+        const item = htmlElement('li', {}, null, legend);
+        const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
+        svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
+        item.append(s.name);
+      });
+      pointGroup.replaceChildren();
+      for (const point of points) {
+        const px = x(point.x);
+        const py = y(point.y);
+        if (!(px >= MARGIN.left - 0.5 && px <= MARGIN.left + plotWidth + 0.5 && py >= MARGIN.top - 0.5 && py <= MARGIN.top + plotHeight + 0.5)) continue;
+        svgElement('circle', { cx: px.toFixed(2), cy: py.toFixed(2), r: 4.5, class: 'plot-annotation' }, pointGroup);
+        if (point.label) {
+          const right = px < MARGIN.left + plotWidth * 0.6; // keep the text inside the plot
+          svgElement('text', {
+            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + 14).toFixed(2), 'text-anchor': right ? 'start' : 'end',
+            class: 'plot-annotation-label',
+          }, pointGroup).textContent = point.label;
+        }
+      }
+      placeMarker(marker);
+    },
+
+    /** Moves only the marker, leaving the series as they are. */
+    setMarker(marker) {
+      placeMarker(marker);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+// One small store of named values shared by the page's figures.
+//
+// Each figure declares the keys it owns with a schema; the store validates every value
+// against it (numbers clamped into range, unreadable values dropped), reads initial values
+// from the URL's query string and reports what it had to fix through `onNotice`, so that
+// a shared link never silently shows something other than what it asked for.
+// The store knows nothing about the DOM: URL reading and writing are injected hooks.
+
+/**
+ * @param {object} hooks
+ * @param {string} [hooks.search]    the initial query string, e.g. location.search
+ * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
+ * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
+ */
+export function createStore({ search = '', writeSearch = () => {}, onNotice = () => {} } = {}) {
+  const schemas = new Map();
+  const values = new Map();
+  const listeners = new Map();
+  const initialParams = new URLSearchParams(search);
+
+  function validate(key, schema, raw, origin) {
+    const shown = `${schema.param ?? key} = ${raw}`;
+    if (schema.type === 'enum') {
+      if (schema.values.includes(raw)) return raw;
+      onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
+      return schema.default;
+    }
+    const number = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    if (String(raw).trim() === '' || !Number.isFinite(number)) {
+      onNotice(`${origin} asked for ${shown}, which is not a number; using ${schema.default}.`);
+      return schema.default;
+    }
+    if (schema.type === 'integer' && !Number.isInteger(number)) {
+      onNotice(`${origin} asked for ${shown}, which is not a whole number; using ${schema.default}.`);
+      return schema.default;
+    }
+    if (number < schema.min) {
+      onNotice(`${origin} asked for ${shown}, below the smallest allowed value ${schema.min}; using ${schema.min}.`);
+      return schema.min;
+    }
+    if (number > schema.max) {
+      onNotice(`${origin} asked for ${shown}, above the largest allowed value ${schema.max}; using ${schema.max}.`);
+      return schema.max;
+    }
+    return number;
+  }
+
+  function writeUrl() {
+    const params = new URLSearchParams(initialParams);
+    for (const [key, schema] of schemas) {
+      if (schema.url === false) continue;
+      const name = schema.param ?? key;
+      const value = values.get(key);
+      if (value === schema.default) params.delete(name);
+      else params.set(name, String(value));
+    }
+    const text = params.toString();
+    writeSearch(text ? `?${text}` : '');
+  }
+
+  function notify(key, value) {
+    for (const listener of listeners.get(key) ?? []) listener(value, key);
+  }
+
+  const store = {
+    /**
+     * Declares a key. schema: { type: 'number' | 'integer' | 'enum', default, min, max
+     * (numbers), values (enum), param (URL name, defaults to the key), url (false = never
+     * in the URL) }. Returns the initial value, taken from the URL when it has one.
+     */
+    define(key, schema) {
+      if (schemas.has(key)) throw new Error(`state: key "${key}" is defined twice`);
+      schemas.set(key, schema);
+      const name = schema.param ?? key;
+      const fromUrl = schema.url !== false && initialParams.has(name);
+      const value = fromUrl ? validate(key, schema, initialParams.get(name), 'The link') : schema.default;
+      values.set(key, value);
+      return value;
+    },
+
+    get(key) {
+      if (!schemas.has(key)) throw new Error(`state: unknown key "${key}"`);
+      return values.get(key);
+    },
+
+    /** Validates and stores a value; listeners run only when it actually changed. */
+    set(key, raw) {
+      const schema = schemas.get(key);
+      if (!schema) throw new Error(`state: unknown key "${key}"`);
+      const value = validate(key, schema, raw, 'A control');
+      if (Object.is(value, values.get(key))) return value;
+      values.set(key, value);
+      notify(key, value);
+      if (schema.url !== false) writeUrl();
+      return value;
+    },
+
+    /** Calls listener(value, key) whenever one of the keys changes; returns an unsubscribe. */
+    subscribe(keys, listener) {
+      const list = Array.isArray(keys) ? keys : [keys];
+      for (const key of list) {
+        if (!listeners.has(key)) listeners.set(key, new Set());
+        listeners.get(key).add(listener);
+      }
+      return () => list.forEach((key) => listeners.get(key).delete(listener));
+    },
+  };
+  return store;
+}

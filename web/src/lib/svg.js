@@ -1,0 +1,32 @@
+// Creating SVG elements by hand is verbose; this is the one helper every chart uses.
+// Attributes only (never a style attribute): the page runs under a CSP without 'unsafe-inline'.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** Creates an SVG element with attributes, optionally appending it to a parent. */
+export function svgElement(tag, attributes = {}, parent = null) {
+  const element = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) element.setAttribute(name, String(value));
+  }
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+/** Creates an HTML element with attributes and optional text. */
+export function htmlElement(tag, attributes = {}, text = null, parent = null) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value !== undefined && value !== null) element.setAttribute(name, String(value));
+  }
+  if (text !== null) element.textContent = text;
+  if (parent) parent.appendChild(element);
+  return element;
+}
+
+let nextId = 0;
+/** A document-unique id with a readable prefix, for label/for and aria references. */
+export function uniqueId(prefix) {
+  nextId += 1;
+  return `${prefix}-${nextId}`;
+}
