@@ -37,7 +37,7 @@ Eigen::Index dimension(const val& js, const char* name, const char* field) {
   const double d = v.as<double>();
   if (!(d >= 0) || d != std::floor(d) || d > 1e7) {
     throw std::invalid_argument(std::string(name) + "." + field + " must be a whole number >= 0, got " +
-                                std::to_string(d));
+                                check::number(d));
   }
   return static_cast<Eigen::Index>(d);
 }
@@ -76,7 +76,7 @@ val from_matrix(const Matrix& m) {
 int whole(const char* name, double value, double low, double high) {
   if (!(value >= low && value <= high) || value != std::floor(value)) {
     throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(static_cast<long long>(low)) +
-                                " to " + std::to_string(static_cast<long long>(high)) + ", got " + std::to_string(value));
+                                " to " + std::to_string(static_cast<long long>(high)) + ", got " + check::number(value));
   }
   return static_cast<int>(value);
 }
@@ -211,7 +211,7 @@ val js_softmax_jacobian(val p) {
 val js_width_experiment(double keys, double max_log2, double trials, double seed) {
   return guarded([&] {
     if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0) {
-      throw std::invalid_argument("seed must be a whole number >= 0, got " + std::to_string(seed));
+      throw std::invalid_argument("seed must be a whole number >= 0, got " + check::number(seed));
     }
     const auto points = width_experiment({whole("keys m", keys, 2, 4096), whole("max_log2", max_log2, 1, 16),
                                           whole("trials T", trials, 1, 1000000), static_cast<std::uint64_t>(seed)});

@@ -1,10 +1,16 @@
 #include "check.hpp"
 
 #include <cmath>
-#include <sstream>
+#include <cstdio>
 #include <stdexcept>
 
 namespace attn::check {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
 
 std::string shape(Eigen::Index rows, Eigen::Index cols) {
   return std::to_string(rows) + "x" + std::to_string(cols);
@@ -20,9 +26,8 @@ void all_finite(const char* name, MatrixIn m) {
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       if (!std::isfinite(m(i, j))) {
-        std::ostringstream msg;
-        msg << name << " has a non-finite entry " << m(i, j) << " at (" << i << ", " << j << ")";
-        throw std::invalid_argument(msg.str());
+        throw std::invalid_argument(std::string(name) + " has a non-finite entry " + number(m(i, j)) + " at (" +
+                                    std::to_string(i) + ", " + std::to_string(j) + ")");
       }
     }
   }
@@ -30,9 +35,7 @@ void all_finite(const char* name, MatrixIn m) {
 
 void positive_finite(const char* name, double value) {
   if (!std::isfinite(value) || value <= 0) {
-    std::ostringstream msg;
-    msg << name << " must be positive and finite, got " << value;
-    throw std::invalid_argument(msg.str());
+    throw std::invalid_argument(std::string(name) + " must be positive and finite, got " + number(value));
   }
 }
 

@@ -9,6 +9,9 @@
 namespace attn::check {
 
 std::string shape(Eigen::Index rows, Eigen::Index cols);
+// A number as an error message shows it ("%g": 0.5, 1e+30, nan, inf). Written without
+// iostreams, which would add a large part of the C++ library to the WebAssembly module.
+std::string number(double value);
 
 template <typename Derived>
 std::string shape_of(const Eigen::DenseBase<Derived>& m) {

@@ -1,7 +1,8 @@
 #include "cost.hpp"
 
+#include "check.hpp"
+
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace attn {
@@ -9,9 +10,7 @@ namespace {
 
 void positive_whole(const char* name, double value) {
   if (!std::isfinite(value) || value < 1 || value != std::floor(value)) {
-    std::ostringstream msg;
-    msg << name << " must be a whole number >= 1, got " << value;
-    throw std::invalid_argument(msg.str());
+    throw std::invalid_argument(std::string(name) + " must be a whole number >= 1, got " + check::number(value));
   }
 }
 
@@ -24,9 +23,7 @@ Cost attention_cost(const CostSetup& s) {
   positive_whole("heads h", s.heads);
   positive_whole("bytes per number", s.bytes_per_number);
   if (std::fmod(s.d_model, s.heads) != 0) {
-    std::ostringstream msg;
-    msg << "heads h = " << s.heads << " must divide d_model = " << s.d_model;
-    throw std::invalid_argument(msg.str());
+    throw std::invalid_argument("heads h = " + check::number(s.heads) + " must divide d_model = " + check::number(s.d_model));
   }
   Cost c;
   // Each head multiplies n×(d/h) by (d/h)×m; h of them make n·m·d.
@@ -45,7 +42,7 @@ std::vector<LayerComparisonRow> layer_comparison(double n, double d, double k) {
   positive_whole("n", n);
   positive_whole("d", d);
   positive_whole("kernel width k", k);
-  if (k < 2) throw std::invalid_argument("kernel width k must be at least 2, got " + std::to_string(k));
+  if (k < 2) throw std::invalid_argument("kernel width k must be at least 2, got " + check::number(k));
   return {
       {"self-attention", n * n * d, 1, 1},
       {"recurrent", n * d * d, n, n},

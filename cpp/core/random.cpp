@@ -1,5 +1,7 @@
 #include "random.hpp"
 
+#include "check.hpp"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -53,7 +55,7 @@ double Random::normal() {
 
 double Random::gamma(double shape) {
   if (!(shape >= 1.0) || !std::isfinite(shape)) {
-    throw std::invalid_argument("gamma shape must be a finite number >= 1, got " + std::to_string(shape));
+    throw std::invalid_argument("gamma shape must be a finite number >= 1, got " + check::number(shape));
   }
   // Marsaglia & Tsang (2000): accept d·v for v = (1 + c·x)³ with x normal.
   const double d = shape - 1.0 / 3.0;

@@ -9,7 +9,8 @@ const session = useBrowser();
 
 /** Locators for the figure, found by its controls' labels rather than by ids or classes. */
 function temperatureFigure(page) {
-  const figure = page.getByRole('figure').filter({ has: page.getByLabel('query token') });
+  // Found by its temperature slider: other figures have a "query token" picker too.
+  const figure = page.getByRole('figure').filter({ has: page.getByLabel('temperature τ') });
   return {
     figure,
     query: figure.getByLabel('query token'),
