@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-// Builds the static page into build/web/:
+// Builds the static page and its embeds into build/web/:
 //   main.js (+ .map)          web/src/main.js bundled by esbuild (ES module, minified)
+//   embed.js (+ .map)         web/src/embed.js: one figure alone, for embed.html in an iframe
+//   embed.html                web/embed.html
+//   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
+//                             the <attention-figure> element for pages that can run scripts
 //   attention_lab_web.mjs     the Emscripten glue, copied as is and imported at run time
 //   attention_lab_web.wasm    the compiled core
 //   index.html                web/index.html with every formula rendered to MathML by KaTeX
+//                             (its <figure data-figure> elements are also the embeds' markup)
 //   styles.css, favicon.svg   copied
 //
 // The page must run under `default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
@@ -22,6 +27,7 @@ import katex from 'katex';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GLUE = 'attention_lab_web.mjs';
 const WASM = 'attention_lab_web.wasm';
+const SINGLE_FILE_GLUE = 'attention_lab_single.mjs';
 
 const HTML_ENTITIES = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 
@@ -73,21 +79,68 @@ async function requireFile(path, hint) {
   }
 }
 
+/**
+ * Each <figure … data-figure="name">…</figure> of the rendered page, by name: the embeds
+ * (embed.html and the <attention-figure> element) draw a figure from the same markup as
+ * the page, so captions, labels and formulas are written once.
+ */
+export function extractFigureMarkup(html) {
+  const markup = {};
+  for (const match of html.matchAll(/<figure\b[^>]*\bdata-figure="([^"]+)"[^>]*>[\s\S]*?<\/figure>/g)) {
+    markup[match[1]] = match[0];
+  }
+  return markup;
+}
+
+/** The page's stylesheet made to work inside a shadow root: :root rules also apply to :host. */
+export function shadowStyles(css) {
+  const hostBase = ':host { display: block; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg); line-height: 1.5; }\n';
+  return hostBase + css.replace(/:root\b/g, ':root, :host');
+}
+
+// Resolves the build-time modules the embed entry points import.
+function virtualModules(modules) {
+  return {
+    name: 'attention-lab-virtual-modules',
+    setup(build) {
+      build.onResolve({ filter: /^attention-lab:/ }, (args) => ({ path: args.path, namespace: 'attention-lab' }));
+      build.onLoad({ filter: /.*/, namespace: 'attention-lab' }, async (args) => {
+        const module = modules[args.path];
+        if (!module) throw new Error(`unknown build-time module ${args.path}`);
+        return typeof module === 'function' ? module() : module;
+      });
+    },
+  };
+}
+
 export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = join(ROOT, 'build/web') } = {}) {
   const hint = 'Build the WebAssembly core first: bash scripts/build-core.sh';
   await requireFile(join(wasmDir, GLUE), hint);
   await requireFile(join(wasmDir, WASM), hint);
+  await requireFile(join(wasmDir, SINGLE_FILE_GLUE), hint);
 
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
 
-  const result = await esbuild.build({
-    entryPoints: [join(ROOT, 'web/src/main.js')],
-    outfile: join(outDir, 'main.js'),
+  const source = await readFile(join(ROOT, 'web/index.html'), 'utf8');
+  const { html, count } = renderFormulas(source);
+  checkCspSafe(html, 'index.html');
+  const embedHtml = await readFile(join(ROOT, 'web/embed.html'), 'utf8');
+  checkCspSafe(embedHtml, 'embed.html');
+  const css = await readFile(join(ROOT, 'web/styles.css'), 'utf8');
+
+  const figureMarkup = extractFigureMarkup(html);
+  const modules = {
+    'attention-lab:figure-markup': { contents: `export default ${JSON.stringify(figureMarkup)};`, loader: 'js' },
+    'attention-lab:shadow-styles': { contents: `export default ${JSON.stringify(shadowStyles(css))};`, loader: 'js' },
+    // The single-file core: the wasm inlined as base64, so the script needs no second download.
+    'attention-lab:single-file-core': {
+      contents: await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'), loader: 'js', resolveDir: wasmDir,
+    },
+  };
+  const common = {
     bundle: true,
-    format: 'esm',
     minify: true,
-    sourcemap: true,
     target: ['es2022'],
     logLevel: 'warning',
     legalComments: 'eof',
@@ -95,35 +148,58 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
     // C++ headers imported by a figure arrive as their text, so the page shows the real code
     // (e.g. cpp/teaching/attend_one.hpp in the "by hand" figure).
     loader: { '.hpp': 'text' },
+    plugins: [virtualModules(modules)],
+  };
+  // The page and the iframe embed share the separately loaded glue and .wasm.
+  const pageResult = await esbuild.build({
+    ...common,
+    entryPoints: { main: join(ROOT, 'web/src/main.js'), embed: join(ROOT, 'web/src/embed.js') },
+    outdir: outDir,
+    format: 'esm',
+    splitting: false,
+    sourcemap: true,
   });
-  if (result.errors.length) throw new Error('esbuild failed');
+  // The drop-in element: one classic script (so it also runs from file://), core included.
+  const elementResult = await esbuild.build({
+    ...common,
+    entryPoints: [join(ROOT, 'web/src/element.js')],
+    outfile: join(outDir, 'attention-figure.js'),
+    format: 'iife',
+    // The glue asks import.meta.url for its own location, which a classic script lacks; with
+    // the wasm inlined it never needs it.
+    define: { 'import.meta.url': 'undefined' },
+  });
+  if (pageResult.errors.length || elementResult.errors.length) throw new Error('esbuild failed');
 
   await copyFile(join(wasmDir, GLUE), join(outDir, GLUE));
   await copyFile(join(wasmDir, WASM), join(outDir, WASM));
   await copyFile(join(ROOT, 'web/styles.css'), join(outDir, 'styles.css'));
   await copyFile(join(ROOT, 'web/favicon.svg'), join(outDir, 'favicon.svg'));
-
-  const source = await readFile(join(ROOT, 'web/index.html'), 'utf8');
-  const { html, count } = renderFormulas(source);
-  checkCspSafe(html, 'index.html');
   await writeFile(join(outDir, 'index.html'), html);
+  await writeFile(join(outDir, 'embed.html'), embedHtml);
 
   const glue = await readFile(join(outDir, GLUE), 'utf8');
   if (/\beval\s*\(|new Function\s*\(/.test(glue)) {
     console.warn(`warning: ${GLUE} contains eval/new Function; the page's CSP will block it if it runs`);
   }
-  const bundleBytes = result.metafile.outputs[Object.keys(result.metafile.outputs).find((f) => f.endsWith('main.js'))].bytes;
-  return { outDir, formulas: count, bundleBytes };
+  const bytesOf = (result, suffix) => result.metafile.outputs[Object.keys(result.metafile.outputs).find((f) => f.endsWith(suffix))].bytes;
+  return {
+    outDir,
+    formulas: count,
+    figures: Object.keys(figureMarkup).length,
+    bundleBytes: bytesOf(pageResult, 'main.js'),
+    elementBytes: bytesOf(elementResult, 'attention-figure.js'),
+  };
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { 'wasm-dir': { type: 'string' }, out: { type: 'string' } } });
   try {
-    const { outDir, formulas, bundleBytes } = await buildWeb({
+    const { outDir, formulas, figures, bundleBytes, elementBytes } = await buildWeb({
       wasmDir: values['wasm-dir'] ? resolve(values['wasm-dir']) : undefined,
       outDir: values.out ? resolve(values.out) : undefined,
     });
-    console.log(`build-web: wrote ${outDir} (main.js ${(bundleBytes / 1024).toFixed(1)} KiB, ${formulas} formulas as MathML)`);
+    console.log(`build-web: wrote ${outDir} (main.js ${(bundleBytes / 1024).toFixed(1)} KiB, attention-figure.js ${(elementBytes / 1024).toFixed(1)} KiB, ${figures} figures, ${formulas} formulas as MathML)`);
   } catch (error) {
     console.error(`build-web: ${error.message}`);
     process.exit(1);

@@ -158,7 +158,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     /**
      * Cost of one attention layer: n queries, m keys, width dModel, h heads, bytes per number.
      * Returns { qkMacs, avMacs, projectionMacs, weightNumbersPerHead, weightBytesPerHead,
-     * weightBytesAllHeads, parameters, parameterBytes }.
+     * weightBytesAllHeads, projectionParameters, outputParameters, parameters, parameterBytes }.
      */
     cost({ n, m = n, dModel, heads = 1, bytesPerNumber = 4 }) {
       return core.cost(n, m, dModel, heads, bytesPerNumber);

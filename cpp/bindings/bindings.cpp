@@ -247,6 +247,8 @@ val js_cost(double n, double m, double d_model, double heads, double bytes) {
     js.set("weightNumbersPerHead", c.weight_numbers_per_head);
     js.set("weightBytesPerHead", c.weight_bytes_per_head);
     js.set("weightBytesAllHeads", c.weight_bytes_all_heads);
+    js.set("projectionParameters", c.projection_parameters);
+    js.set("outputParameters", c.output_parameters);
     js.set("parameters", c.parameters);
     js.set("parameterBytes", c.parameter_bytes);
     return js;

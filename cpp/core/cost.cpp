@@ -33,7 +33,9 @@ Cost attention_cost(const CostSetup& s) {
   c.weight_numbers_per_head = s.n * s.m;
   c.weight_bytes_per_head = c.weight_numbers_per_head * s.bytes_per_number;
   c.weight_bytes_all_heads = c.weight_bytes_per_head * s.heads;
-  c.parameters = 4 * s.d_model * s.d_model;
+  c.projection_parameters = s.heads * 3 * (s.d_model * (s.d_model / s.heads));
+  c.output_parameters = s.d_model * s.d_model;
+  c.parameters = c.projection_parameters + c.output_parameters;
   c.parameter_bytes = c.parameters * s.bytes_per_number;
   return c;
 }

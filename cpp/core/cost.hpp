@@ -21,6 +21,8 @@ struct Cost {
   double weight_numbers_per_head = 0;// one n×m attention-weight matrix
   double weight_bytes_per_head = 0;
   double weight_bytes_all_heads = 0;
+  double projection_parameters = 0;  // W_Q, W_K, W_V: h heads × 3 × (d × d/h) = 3·d²
+  double output_parameters = 0;      // W_O: d × d
   double parameters = 0;             // 4·d², whatever h is
   double parameter_bytes = 0;
 };

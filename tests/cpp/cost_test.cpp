@@ -18,7 +18,10 @@ TEST(Cost, ParametersDoNotGrowWithHeads) {
   }
   // 3 projections × (512 × 64) × 8 heads, plus W_O.
   EXPECT_EQ(3.0 * 512 * 64 * 8, 786432);
-  EXPECT_EQ(attention_cost({1, 1, 512, 8, 4}).parameters - 512.0 * 512, 786432);
+  const Cost paper = attention_cost({1, 1, 512, 8, 4});
+  EXPECT_EQ(paper.projection_parameters, 786432);
+  EXPECT_EQ(paper.output_parameters, 262144);
+  EXPECT_EQ(paper.parameters, paper.projection_parameters + paper.output_parameters);
 }
 
 TEST(Cost, VisionTransformerSizedInput) {

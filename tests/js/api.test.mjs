@@ -147,7 +147,8 @@ describe('the lesson in numbers', () => {
     close(c.qkMacs / 1e6, 29.5, 0.05, 'QK multiply-adds');
     close(c.projectionMacs / 1e6, 462, 0.5, 'projection multiply-adds');
     close(c.weightBytesAllHeads / 1e6, 1.84, 0.01, 'weight bytes');
-    assert.equal(lab.cost({ n: 8, dModel: 512, heads: 8 }).parameters, 1048576);
+    const paper = lab.cost({ n: 8, dModel: 512, heads: 8 });
+    assert.deepEqual([paper.projectionParameters, paper.outputParameters, paper.parameters], [786432, 262144, 1048576]);
     const rows = lab.layerComparison({ n: 196, d: 768, k: 3 });
     assert.deepEqual(rows.map((r) => r.layer), ['self-attention', 'recurrent', 'convolutional']);
   });

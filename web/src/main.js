@@ -4,17 +4,9 @@
 
 import { labReady } from './core.js';
 import { createStore } from './lib/state.js';
-import * as temperature from './figures/temperature.js';
-import * as heads from './figures/heads.js';
-import * as map from './figures/map.js';
-import * as mistakes from './figures/mistakes.js';
-import * as whyScale from './figures/why-scale.js';
-import * as cost from './figures/cost.js';
-import * as lookup from './figures/lookup.js';
-import * as allAtOnce from './figures/all-at-once.js';
-import * as roles from './figures/roles.js';
+import { addFigureToolbar } from './lib/figure-toolbar.js';
+import { FIGURES } from './figures/index.js';
 
-const FIGURES = { temperature, 'why-scale': whyScale, cost, heads, map, mistakes, lookup, 'all-at-once': allAtOnce, roles };
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick
 
 const noticeList = document.getElementById('notices');
@@ -55,6 +47,29 @@ function setStatus(figure, text, isError = false) {
   return status;
 }
 
+// Unknown names in the link: one that looks like a setting of a figure on this page
+// ("temperature.tua") gets a notice and is ignored; anything else (e.g. a tracking parameter
+// added by the site that shared the link) is left alone without a word.
+const MAX_NAMES_LISTED = 5;
+const MAX_NAME_LENGTH = 40;
+function noticeUnknownSettings(figureNames) {
+  const ours = state.unknownParams().filter((param) => figureNames.has(param.split('.')[0]) && param.includes('.'));
+  if (!ours.length) return;
+  const shown = ours.slice(0, MAX_NAMES_LISTED)
+    .map((param) => (param.length > MAX_NAME_LENGTH ? `${param.slice(0, MAX_NAME_LENGTH)}\u2026` : param));
+  const more = ours.length > MAX_NAMES_LISTED ? ` and ${ours.length - MAX_NAMES_LISTED} more` : '';
+  const what = ours.length === 1 ? 'a setting this page does not have' : 'settings this page does not have';
+  showNotice(`The link names ${what} (${shown.join(', ')}${more}); ignored.`);
+}
+
+// Read-only introspection for tests and the browser console: a figure's keys, their
+// schemas and current values. Nothing here can change the page.
+window.attentionLab = Object.freeze({
+  keys: (figure) => state.keysOf(figure),
+  schema: (key) => state.schemaOf(key),
+  value: (key) => state.get(key),
+});
+
 async function start() {
   const figures = [...document.querySelectorAll('[data-figure]')];
   for (const figure of figures) setStatus(figure, 'Starting the WebAssembly core\u2026');
@@ -69,17 +84,26 @@ async function start() {
     throw error;
   }
 
+  const mounted = new Set();
   for (const figure of figures) {
     const name = figure.dataset.figure;
     try {
       if (!FIGURES[name]) throw new Error(`no figure module named "${name}"`);
       FIGURES[name].mount(figure, { lab, state });
       figure.querySelector('.figure-status')?.remove();
+      mounted.add(name);
     } catch (error) {
       setStatus(figure, `This figure could not be drawn: ${error.message}`, true);
       console.error(error);
+      continue;
+    }
+    try {
+      addFigureToolbar(figure, { figureName: name, state, embedBase: new URL('./', location.href) });
+    } catch (error) {
+      console.error(error); // the figure itself still works without its toolbar
     }
   }
+  noticeUnknownSettings(mounted);
   // A hook for tests and screenshots: every figure has had its chance to mount.
   document.documentElement.dataset.labReady = 'true';
 }

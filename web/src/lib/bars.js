@@ -20,6 +20,7 @@ const CHAR = 7.5;
  * @param {[number, number]} [options.domain]   value range of the bar length
  * @param {(v: number) => string} [options.format]       printed value
  * @param {(v: number) => string} [options.formatExact]  value in accessible names
+ * @param {number} [options.valueChars]  room kept for the printed value, in characters (default 6)
  */
 export function createBars(container, options) {
   const {
@@ -29,7 +30,7 @@ export function createBars(container, options) {
   const names = options.names ?? labels;
   const horizontal = orientation === 'horizontal';
   const longest = Math.max(...labels.map((s) => s.length)) * CHAR;
-  const valueRoom = 6 * CHAR; // "0.734" printed past the end of the bar
+  const valueRoom = (options.valueChars ?? 6) * CHAR; // "0.734" printed past the end of the bar
 
   const labelRoom = horizontal ? longest + 8 : FONT + 12;
   const width = horizontal ? labelRoom + LENGTH + valueRoom : labels.length * PITCH + 8;

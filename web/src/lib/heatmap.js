@@ -5,6 +5,7 @@
 // dragging a slider never rebuilds the DOM or loses keyboard focus.
 
 import { interpolateViridis } from 'd3-scale-chromatic';
+import { registerExportable } from './exportable.js';
 import { formatFixed, formatWeightExact } from './format.js';
 import { htmlElement, svgElement, uniqueId } from './svg.js';
 
@@ -39,15 +40,19 @@ function shapeOf(matrix) {
  * @param {(row: number, col: number) => void} [options.onActivateCell]  click / Enter
  * @param {string} [options.pairJoiner]   text between the row and the column in a cell's name
  *                                        (default ", "; e.g. " \u2192 " for "query … → key …")
+ * @param {string} [options.idleText]     readout text while no cell is pointed at or focused
+ *                                        (default: an invitation to point at a cell; '' for none)
  * @param {{ title: string, name?: string, chars?: number }} [options.rowNotes]  a column of short
  *        texts right of the cells, one per row (e.g. each row's sum), filled by setRowNotes();
  *        `name` (default: title) joins each row's accessible name, `chars` is the widest text
+ * @param {string} [options.exportName]   name in the figure's Export menu (default: label); every
+ *        heat map registers itself there as a picture and as a matrix (see exportable.js)
  */
 export function createHeatmap(container, options) {
   const {
     rowLabels, colLabels, label, rowTitle = 'row', colTitle = 'column', domain = [0, 1],
     formatCell = (v) => formatFixed(v, 2), formatExact = formatWeightExact, onActivateCell = null,
-    pairJoiner = ', ',
+    pairJoiner = ', ', idleText = 'Point at, tap or tab to a cell to read its exact value.',
   } = options;
   const rowNames = options.rowNames ?? rowLabels;
   const colNames = options.colNames ?? colLabels;
@@ -160,7 +165,7 @@ export function createHeatmap(container, options) {
     const target = lastInput === 'focus' && focusInside ? focused : hovered ?? (focusInside ? focused : null);
     readout.textContent = target
       ? describe(target.row, target.col)
-      : 'Point at, tap or tab to a cell to read its exact value.';
+      : idleText;
   }
 
   function setTabStop(i, j) {
@@ -296,5 +301,13 @@ export function createHeatmap(container, options) {
   };
   setTabStop(0, 0);
   showReadout();
+  registerExportable(wrapper, {
+    kind: 'heatmap', name: options.exportName ?? label, svg,
+    // The values currently shown, as nested arrays (null = an empty cell), with the labels.
+    getMatrix: () => (current ? {
+      rowLabels: [...rowLabels], colLabels: [...colLabels], rowTitle, colTitle,
+      values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => entry(current, i, j))),
+    } : null),
+  });
   return heatmap;
 }

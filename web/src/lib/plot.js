@@ -3,6 +3,7 @@
 // come from CSS classes (plot-series-0, -1, …), so they follow the light/dark theme and
 // stay distinguishable without colour.
 
+import { registerExportable } from './exportable.js';
 import { formatSignificant } from './format.js';
 import { htmlElement, svgElement } from './svg.js';
 
@@ -69,6 +70,8 @@ const SCALES = {
  *   y scale, the data's positive range widened to whole powers of ten
  * @param {(v: number) => string} [options.formatX]
  * @param {(v: number) => string} [options.formatY]  default on a log10 y scale: formatPowerOfTen
+ * @param {string} [options.exportName]  name in the figure's Export menu (default: label); every
+ *   plot registers itself there as a picture and as its data series (see exportable.js)
  */
 export function createPlot(container, options) {
   const {
@@ -131,21 +134,30 @@ export function createPlot(container, options) {
     markerGroup.setAttribute('visibility', 'visible');
   }
 
+  let drawnSeries = null; // the last series drawn, for the Export menu
+  registerExportable(wrapper, {
+    kind: 'plot', name: options.exportName ?? label, svg,
+    getSeries: () => (drawnSeries ? { xLabel, yLabel, series: drawnSeries } : null),
+  });
+
   return {
     element: wrapper,
 
     /**
      * Redraws the plot. series: [{ name, x: number[], y: number[] }]; marker: { x, label } or null;
-     * points: labelled dots drawn on top, e.g. where two curves cross: [{ x, y, label }].
+     * points: labelled dots drawn on top, e.g. where two curves cross: [{ x, y, label, placement }]
+     * (placement 'below-right' or 'above-left' of the dot);
+     * yDomain: overrides the plot's y range for this drawing (e.g. when the data's scale changes).
      */
-    update({ series, marker = null, points = [] }) {
+    update({ series, marker = null, points = [], yDomain: domainNow = yDomain }) {
+      drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
       const allX = series.flatMap((s) => Array.from(s.x));
       const allY = series.flatMap((s) => Array.from(s.y)).filter(Number.isFinite);
       const [xLow, xHigh] = xDomain ?? [Math.min(...allX), Math.max(...allX)];
       const positiveY = allY.filter((v) => v > 0);
-      const [yLow, yHigh] = yDomain ?? (yScale === 'log10'
-        ? [10 ** Math.floor(Math.log10(Math.min(...positiveY, 1))), 10 ** Math.ceil(Math.log10(Math.max(...positiveY, 10)))]
-        : [0, Math.max(...allY) || 1]);
+      const logLow = positiveY.length ? Math.floor(Math.log10(Math.min(...positiveY))) : 0;
+      const logHigh = positiveY.length ? Math.max(logLow + 1, Math.ceil(Math.log10(Math.max(...positiveY)))) : 1;
+      const [yLow, yHigh] = domainNow ?? (yScale === 'log10' ? [10 ** logLow, 10 ** logHigh] : [0, Math.max(...allY) || 1]);
       const toX = SCALES[xScale].map;
       const toY = SCALES[yScale].map;
       const x0 = toX(xLow);
@@ -179,9 +191,11 @@ export function createPlot(container, options) {
         if (!(px >= MARGIN.left - 0.5 && px <= MARGIN.left + plotWidth + 0.5 && py >= MARGIN.top - 0.5 && py <= MARGIN.top + plotHeight + 0.5)) continue;
         svgElement('circle', { cx: px.toFixed(2), cy: py.toFixed(2), r: 4.5, class: 'plot-annotation' }, pointGroup);
         if (point.label) {
-          const right = px < MARGIN.left + plotWidth * 0.6; // keep the text inside the plot
+          // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
+          const placement = point.placement ?? (px < MARGIN.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
+          const right = placement === 'below-right';
           svgElement('text', {
-            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + 14).toFixed(2), 'text-anchor': right ? 'start' : 'end',
+            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 16 : -9)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
             class: 'plot-annotation-label',
           }, pointGroup).textContent = point.label;
         }

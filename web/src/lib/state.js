@@ -12,6 +12,8 @@
  * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
  * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
  */
+const MAX_QUOTED = 40; // characters of a bad value quoted back in a notice
+
 export function createStore({ search = '', writeSearch = () => {}, onNotice = () => {} } = {}) {
   const schemas = new Map();
   const values = new Map();
@@ -19,7 +21,10 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
   const initialParams = new URLSearchParams(search);
 
   function validate(key, schema, raw, origin) {
-    const shown = `${schema.param ?? key} = ${raw}`;
+    // A link can carry anything: quote at most a short piece of it (notices are plain text).
+    const rawText = String(raw);
+    const quoted = rawText.length > MAX_QUOTED ? `${rawText.slice(0, MAX_QUOTED)}\u2026` : rawText;
+    const shown = `${schema.param ?? key} = ${quoted}`;
     if (schema.type === 'enum') {
       if (schema.values.includes(raw)) return raw;
       onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
@@ -27,7 +32,8 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
     }
     const number = typeof raw === 'number' ? raw : Number(String(raw).trim());
     if (String(raw).trim() === '' || !Number.isFinite(number)) {
-      onNotice(`${origin} asked for ${shown}, which is not a number; using ${schema.default}.`);
+      const what = Number.isNaN(number) || String(raw).trim() === '' ? 'not a number' : 'not a finite number';
+      onNotice(`${origin} asked for ${shown}, which is ${what}; using ${schema.default}.`);
       return schema.default;
     }
     if (schema.type === 'integer' && !Number.isInteger(number)) {
@@ -103,6 +109,41 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
         listeners.get(key).add(listener);
       }
       return () => list.forEach((key) => listeners.get(key).delete(listener));
+    },
+
+    // Introspection, for the figure toolbar (links, embed code, exports) and for tests.
+
+    /** The defined keys that start with `${prefix}.`, in definition order (all keys without a prefix). */
+    keysOf(prefix) {
+      const start = prefix ? `${prefix}.` : '';
+      return [...schemas.keys()].filter((key) => key.startsWith(start));
+    },
+
+    /** A copy of a key's schema. */
+    schemaOf(key) {
+      const schema = schemas.get(key);
+      if (!schema) throw new Error(`state: unknown key "${key}"`);
+      return { ...schema, values: schema.values ? [...schema.values] : undefined };
+    },
+
+    defaultOf(key) {
+      return store.schemaOf(key).default;
+    },
+
+    /** The name a key goes by in the URL (its schema's `param`, else the key itself). */
+    paramOf(key) {
+      return store.schemaOf(key).param ?? key;
+    },
+
+    /** { key: current value } for every key of a prefix (see keysOf). */
+    snapshot(prefix) {
+      return Object.fromEntries(store.keysOf(prefix).map((key) => [key, values.get(key)]));
+    },
+
+    /** Names in the initial URL that no defined key reads (call once every key is defined). */
+    unknownParams() {
+      const known = new Set([...schemas].filter(([, schema]) => schema.url !== false).map(([key, schema]) => schema.param ?? key));
+      return [...new Set(initialParams.keys())].filter((name) => !known.has(name));
     },
   };
   return store;

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// Turns the built page (build/web) into dist/: a static folder to copy to any host.
+//   index.html, embed.html      entry points, names kept so links and iframes stay stable
+//   attention-figure.js         the drop-in element script (wasm inlined), name kept for snippets
+//   *.<hash>.js/.mjs/.css/.wasm everything else, named by content so hosts can cache forever
+//   *.gz                        gzip -9 copies of every text file and the wasm, for hosts that
+//                               serve pre-compressed files
+//   sizes.json                  what a visitor downloads, raw and gzipped
+// Usage: node scripts/build-dist.mjs [--from build/web] [--out dist]
+
+import { createHash } from 'node:crypto';
+import { copyFile, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'favicon.svg']);
+const COMPRESSIBLE = /\.(html|js|mjs|css|svg|wasm|json)$/;
+
+const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+const hashedName = (name, bytes) => name.replace(/(\.[a-z]+)$/, `.${hashOf(bytes)}$1`);
+const stripSourceMap = (text) => text.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+
+/** Replaces every quoted reference to `from` (as "from", 'from', `from` or ./from) with `to`. */
+function rewrite(text, from, to) {
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(["'\`/])${escaped}(?=["'\`?#])`, 'g'), `$1${to}`);
+}
+
+export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROOT, 'dist') } = {}) {
+  const files = (await readdir(from)).filter((f) => !f.endsWith('.map'));
+  for (const required of ['index.html', 'embed.html', 'main.js', 'embed.js', 'attention-figure.js']) {
+    if (!files.includes(required)) throw new Error(`${from} has no ${required}: run node scripts/build-web.mjs first`);
+  }
+  const text = new Map();
+  const binary = new Map();
+  for (const f of files) {
+    if (f.endsWith('.wasm')) binary.set(f, await readFile(join(from, f)));
+    else text.set(f, stripSourceMap(await readFile(join(from, f), 'utf8')));
+  }
+
+  // Hash leaves first, then what refers to them: wasm → glue → bundles and css → html.
+  const renamed = new Map();
+  const rename = (name, bytes) => {
+    const hashed = KEEP_NAMES.has(name) ? name : hashedName(name, bytes);
+    renamed.set(name, hashed);
+  };
+  const refer = (name) => {
+    let content = text.get(name);
+    for (const [old, hashed] of renamed) content = rewrite(content, old, hashed);
+    text.set(name, content);
+  };
+  for (const [name, bytes] of binary) rename(name, bytes);
+  const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1 : name.endsWith('.js') ? 2 : 3);
+  for (const name of [...text.keys()].sort((a, b) => order(a) - order(b))) {
+    refer(name);
+    rename(name, text.get(name));
+  }
+
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+  const written = new Map();
+  for (const [name, bytes] of binary) written.set(renamed.get(name), bytes);
+  for (const [name, content] of text) written.set(renamed.get(name), Buffer.from(content));
+  const sizes = {};
+  for (const [name, bytes] of written) {
+    await writeFile(join(out, name), bytes);
+    sizes[name] = { bytes: bytes.length };
+    if (COMPRESSIBLE.test(name)) {
+      const gz = gzipSync(bytes, { level: 9 });
+      await writeFile(join(out, `${name}.gz`), gz);
+      sizes[name].gzip = gz.length;
+    }
+  }
+
+  // What a visitor downloads for each way of showing the lesson.
+  const pick = (pattern) => Object.keys(sizes).filter((n) => pattern.test(n));
+  const visits = {
+    'the page (index.html)': pick(/^(index\.html|main\..*\.js|styles\..*\.css|attention_lab_web\..*\.(mjs|wasm))$/),
+    'one iframe embed (embed.html)': pick(/^(embed\.html|embed\..*\.js|styles\..*\.css|attention_lab_web\..*\.(mjs|wasm))$/),
+    'the element script (attention-figure.js)': ['attention-figure.js'],
+  };
+  const report = Object.fromEntries(Object.entries(visits).map(([visit, names]) => [visit, {
+    files: names,
+    bytes: names.reduce((sum, n) => sum + sizes[n].bytes, 0),
+    gzip: names.reduce((sum, n) => sum + (sizes[n].gzip ?? sizes[n].bytes), 0),
+  }]));
+  await writeFile(join(out, 'sizes.json'), `${JSON.stringify({ files: sizes, visits: report }, null, 2)}\n`);
+  return { out, report, renamed };
+}
+
+export function sizeTable(report) {
+  const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+  const lines = ['| what the visitor opens | files | raw | gzip -9 |', '| --- | --- | --- | --- |'];
+  for (const [visit, r] of Object.entries(report)) lines.push(`| ${visit} | ${r.files.length} | ${kib(r.bytes)} | ${kib(r.gzip)} |`);
+  return lines.join('\n');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { from: { type: 'string' }, out: { type: 'string' } } });
+  try {
+    const { out, report } = await buildDist({
+      from: values.from ? resolve(values.from) : undefined,
+      out: values.out ? resolve(values.out) : undefined,
+    });
+    console.log(`build-dist: wrote ${out}\n\n${sizeTable(report)}`);
+  } catch (error) {
+    console.error(`build-dist: ${error.message}`);
+    process.exit(1);
+  }
+}

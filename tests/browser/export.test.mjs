@@ -1,0 +1,319 @@
+// The Export menu of the figure toolbar: every picture downloads as a standalone SVG and a
+// PNG, every matrix and plot's data as CSV and JSON, for the temperature figure in detail
+// and for every other figure on the page generically. The pure helpers of
+// web/src/lib/exportable.js (CSV, JSON, the matrix registry) are checked first, under node.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  compactJson, csvField, listExportables, matrixToCsv, matrixToJson, normaliseMatrix, registerMatrix, seriesToCsv, slug,
+} from '../../web/src/lib/exportable.js';
+import { trailingNumber, useBrowser } from './harness.mjs';
+import { CLIPBOARD, downloadBy, figureLocator, figureNames, toolbarOf } from './toolbar-helpers.mjs';
+
+const session = useBrowser();
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** CSV text → rows of fields (handles quoted fields). */
+function parseCsv(text) {
+  const rows = [];
+  let row = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field.replace(/\r$/, '')); rows.push(row); row = []; field = ''; } else field += c;
+  }
+  if (field || row.length) { row.push(field); rows.push(row); }
+  return rows;
+}
+
+// ----------------------------------------------------------------------------------------
+// Pure helpers (node)
+
+test('CSV fields are quoted only when needed; a matrix becomes a header row plus one row per matrix row', () => {
+  assert.equal(csvField('cat'), 'cat');
+  assert.equal(csvField('a,b'), '"a,b"');
+  assert.equal(csvField('say "hi"'), '"say ""hi"""');
+  assert.equal(csvField(null), '');
+  const matrix = normaliseMatrix({
+    matrix: { rows: 2, cols: 3, data: new Float64Array([1, 0.5, NaN, -2, 1e-7, 3]) },
+    rowLabels: ['q,1', 'q2'], colLabels: ['a', 'b', 'c'], rowTitle: 'query', colTitle: 'key',
+  });
+  assert.deepEqual(matrix.values, [[1, 0.5, null], [-2, 1e-7, 3]], 'NaN becomes an empty entry');
+  const rows = parseCsv(matrixToCsv(matrix));
+  assert.deepEqual(rows, [['query \\ key', 'a', 'b', 'c'], ['q,1', '1', '0.5', ''], ['q2', '-2', '1e-7', '3']]);
+  const json = JSON.parse(matrixToJson(matrix, { figure: 'f', name: 'm', settings: { tau: 2 } }));
+  assert.deepEqual(json, {
+    figure: 'f', name: 'm', rows: 2, cols: 3, rowTitle: 'query', colTitle: 'key',
+    rowLabels: ['q,1', 'q2'], colLabels: ['a', 'b', 'c'], values: [[1, 0.5, null], [-2, 1e-7, 3]], settings: { tau: 2 },
+  });
+});
+
+test('nested arrays and default labels are accepted; ragged or missing matrices are refused', () => {
+  const matrix = normaliseMatrix({ values: [[1, 2], [3, 4]] });
+  assert.deepEqual([matrix.rowLabels, matrix.colLabels], [['0', '1'], ['0', '1']]);
+  assert.equal(normaliseMatrix([[1], [2, 3]]), null);
+  assert.equal(normaliseMatrix(null), null);
+  assert.equal(normaliseMatrix({ foo: 1 }), null);
+});
+
+test('plot data: one x column when the series share x, the long form otherwise', () => {
+  const shared = { xLabel: 'n', yLabel: 'cost', series: [{ name: 'a', x: [1, 2], y: [3, 4] }, { name: 'b', x: [1, 2], y: [5, 6] }] };
+  assert.deepEqual(parseCsv(seriesToCsv(shared)), [['n', 'a', 'b'], ['1', '3', '5'], ['2', '4', '6']]);
+  const apart = { xLabel: 'n', yLabel: 'cost', series: [{ name: 'a', x: [1], y: [3] }, { name: 'b', x: [2, 3], y: [5, 6] }] };
+  assert.deepEqual(parseCsv(seriesToCsv(apart)), [['series', 'n', 'cost'], ['a', '1', '3'], ['b', '2', '5'], ['b', '3', '6']]);
+});
+
+test('compact JSON keeps rows on one line and still parses; slugs are file-name safe', () => {
+  const value = { a: [[1, null], [2, 3]], b: { c: 'x' }, d: undefined, e: [] };
+  const text = compactJson(value);
+  assert.deepEqual(JSON.parse(text), { a: [[1, null], [2, 3]], b: { c: 'x' }, e: [] });
+  assert.match(text, /\[1,null\]/);
+  assert.equal(slug('head 0 of 4, built for \u201cit\u201d: weights'), 'head-0-of-4-built-for-it-weights');
+  assert.equal(slug('\u221a\u2026'), 'export');
+});
+
+test('registerMatrix adds named matrices to a figure, replaces one of the same name and can be undone', () => {
+  const figure = { querySelectorAll: () => [] }; // a figure with no heat maps or plots
+  registerMatrix(figure, 'outputs', () => ({ values: [[0]] }));
+  const first = registerMatrix(figure, 'outputs', () => ({ values: [[1]] }));
+  registerMatrix(figure, 'scores', () => ({ values: [[2]] }));
+  let list = listExportables(figure);
+  assert.deepEqual(list.matrices.map((m) => m.name), ['outputs', 'scores']);
+  assert.deepEqual(list.matrices[0].getMatrix(), { values: [[1]] }, 'the later registration wins');
+  assert.deepEqual(list.matrices[1].getMatrix(), { values: [[2]] });
+  first();
+  list = listExportables(figure);
+  assert.deepEqual(list.matrices.map((m) => m.name), ['scores']);
+  assert.throws(() => registerMatrix(figure, 'x', 'not a function'), /bad arguments/);
+});
+
+// ----------------------------------------------------------------------------------------
+// In the browser
+
+/** Checks a downloaded SVG in the page: parses, is standalone, and reports its size and content. */
+function inspectSvg(page, text) {
+  return page.evaluate((source) => {
+    const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
+    const root = doc.documentElement;
+    return {
+      parsed: !doc.querySelector('parsererror'),
+      root: root.localName,
+      namespace: root.namespaceURI,
+      viewBox: root.getAttribute('viewBox'),
+      width: Number(root.getAttribute('width')),
+      height: Number(root.getAttribute('height')),
+      texts: [...root.querySelectorAll('text')].map((t) => t.textContent),
+      rects: root.querySelectorAll('rect').length,
+      paths: root.querySelectorAll('path').length,
+      classes: root.querySelectorAll('[class]').length,
+      externalRefs: [...root.querySelectorAll('*')].filter((el) => el.getAttributeNames()
+        .some((a) => /href$/.test(a) || /url\(|var\(/.test(el.getAttribute(a)))).length,
+      firstFill: root.querySelector('rect')?.getAttribute('fill'),
+    };
+  }, text);
+}
+
+/** Draws a PNG (as a data: URL, which the CSP allows) and counts its distinct colours. */
+function inspectPng(page, bytes) {
+  return page.evaluate(async (base64) => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    const colours = new Set();
+    for (let i = 0; i < data.length; i += 4 * 97) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+    return { width: image.naturalWidth, height: image.naturalHeight, colours: colours.size };
+  }, bytes.toString('base64'));
+}
+
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], PNG_SIGNATURE, 'starts with the PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+async function openExport(page, name) {
+  const toolbar = toolbarOf(page, name);
+  await toolbar.getByRole('button', { name: 'Export', exact: true }).click();
+  const list = toolbar.getByRole('list');
+  await list.waitFor();
+  return { toolbar, items: list.getByRole('listitem') };
+}
+
+/** Downloads every format of one Export row and checks each file; returns what it found. */
+async function checkRow(page, figure, item, expectedSettings) {
+  const buttons = item.getByRole('button');
+  const formats = await buttons.evaluateAll((list) => list.map((b) => b.textContent));
+  const itemName = (await item.locator('.figure-export-name').evaluate((el) => el.firstChild.textContent)).trim();
+  const kind = (await item.locator('.figure-export-kind').innerText()).replace(/[()\s]/g, '');
+  const button = (format) => item.getByRole('button', { name: `Download ${itemName} as ${format}`, exact: true });
+  const found = { itemName, kind, formats };
+  const where = `${figure} / ${itemName}`;
+
+  if (formats.includes('JSON')) {
+    const file = await downloadBy(page, button('JSON'));
+    assert.match(file.name, new RegExp(`^${figure}-[a-z0-9-]+\\.json$`), where);
+    const json = JSON.parse(file.bytes.toString('utf8'));
+    assert.equal(json.figure, figure, where);
+    assert.equal(json.name, itemName, where);
+    assert.deepEqual(json.settings, expectedSettings, `${where}: the JSON carries the figure's settings`);
+    found.json = json;
+    if (kind === 'plot') {
+      assert.ok(Array.isArray(json.series) && json.series.length > 0, `${where}: series`);
+      for (const s of json.series) assert.equal(s.x.length, s.y.length, `${where}: x and y of ${s.name}`);
+    } else {
+      assert.equal(json.values.length, json.rows, `${where}: rows`);
+      for (const row of json.values) assert.equal(row.length, json.cols, `${where}: cols`);
+      assert.equal(json.rowLabels.length, json.rows);
+      assert.equal(json.colLabels.length, json.cols);
+      assert.ok(json.values.flat().some((v) => typeof v === 'number'), `${where}: has numbers`);
+    }
+  }
+  if (formats.includes('CSV')) {
+    const file = await downloadBy(page, button('CSV'));
+    assert.match(file.name, /\.csv$/);
+    const rows = parseCsv(file.bytes.toString('utf8'));
+    if (kind === 'plot') {
+      const { series } = found.json;
+      const shared = series.every((s) => JSON.stringify(s.x) === JSON.stringify(series[0].x));
+      const points = shared ? series[0].x.length : series.reduce((sum, s) => sum + s.x.length, 0);
+      assert.equal(rows.length, points + 1, `${where}: one line per point plus a header`);
+      for (const s of series) assert.ok(rows.flat().includes(s.name), `${where}: names series ${s.name}`);
+    } else {
+      const { json } = found;
+      assert.equal(rows.length, json.rows + 1, `${where}: rows + 1 lines`);
+      assert.deepEqual(rows[0].slice(1), json.colLabels, `${where}: header of column labels`);
+      assert.deepEqual(rows.slice(1).map((r) => r[0]), json.rowLabels, `${where}: first column of row labels`);
+      rows.slice(1).forEach((r, i) => assert.deepEqual(
+        r.slice(1).map((v) => (v === '' ? null : Number(v))), json.values[i], `${where}: row ${i} matches the JSON`,
+      ));
+    }
+  }
+  if (formats.includes('SVG')) {
+    const file = await downloadBy(page, button('SVG'));
+    assert.match(file.name, /\.svg$/);
+    const text = file.bytes.toString('utf8');
+    assert.match(text, /<svg/);
+    const svg = await inspectSvg(page, text);
+    assert.ok(svg.parsed, `${where}: the SVG parses`);
+    assert.equal(svg.root, 'svg');
+    assert.equal(svg.namespace, 'http://www.w3.org/2000/svg');
+    assert.match(svg.viewBox ?? '', /^-?[\d.]+ -?[\d.]+ [\d.]+ [\d.]+$/, `${where}: a viewBox`);
+    assert.ok(svg.width > 0 && svg.height > 0, `${where}: width and height`);
+    assert.equal(svg.classes, 0, `${where}: no classes left (styles are inlined)`);
+    assert.equal(svg.externalRefs, 0, `${where}: no href, url() or var() references`);
+    assert.ok(svg.firstFill && svg.firstFill !== 'none', `${where}: a background rectangle first`);
+    if (found.json && kind !== 'plot') {
+      assert.ok(svg.rects >= found.json.rows * found.json.cols, `${where}: one rect per cell`);
+      for (const label of found.json.colLabels) assert.ok(svg.texts.includes(label), `${where}: label ${label} in the SVG`);
+    }
+    if (kind === 'plot') {
+      assert.ok(svg.paths > 0, `${where}: the lines are there`);
+      for (const s of found.json.series) assert.ok(svg.texts.includes(s.name), `${where}: a legend entry for ${s.name}`);
+    }
+    found.svg = svg;
+  }
+  if (formats.includes('PNG')) {
+    const file = await downloadBy(page, button('PNG'));
+    assert.match(file.name, /\.png$/);
+    assert.ok(file.bytes.length > 1000, `${where}: a non-trivial PNG (${file.bytes.length} bytes)`);
+    const size = pngSize(file.bytes);
+    if (found.svg) {
+      assert.ok(Math.abs(size.width - 2 * found.svg.width) <= 1, `${where}: PNG at 2× (${size.width} vs ${found.svg.width})`);
+      assert.ok(Math.abs(size.height - 2 * found.svg.height) <= 1, `${where}: PNG at 2× height`);
+    }
+    const drawn = await inspectPng(page, file.bytes);
+    assert.ok(drawn.colours > 3, `${where}: the PNG shows a picture, not a blank (${drawn.colours} colours)`);
+    found.png = size;
+  }
+  return found;
+}
+
+test('temperature: the weights heat map exports as SVG, PNG, CSV and JSON that match the page', async () => {
+  const { page, problems } = await session.openPage({ search: '?temperature.tau=0.5&temperature.query=2', contextOptions: CLIPBOARD });
+  const { toolbar, items } = await openExport(page, 'temperature');
+  assert.equal(await items.count(), 1, 'one heat map in this figure');
+  const found = await checkRow(page, 'temperature', items.first(), { query: 2, tau: 0.5 });
+  assert.equal(found.kind, 'heatmap');
+  assert.deepEqual(found.formats, ['SVG', 'PNG', 'CSV', 'JSON']);
+  const { json } = found;
+  assert.equal(json.rows, 8);
+  assert.equal(json.cols, 8);
+  assert.deepEqual(json.rowLabels, ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it']);
+  for (const row of json.values) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9, 'each row of weights sums to 1');
+
+  // The exported numbers are the ones the heat map shows.
+  const cells = figureLocator(page, 'temperature').getByRole('gridcell');
+  const shown = (await cells.evaluateAll((list) => list.map((c) => c.getAttribute('aria-label')))).map(trailingNumber);
+  json.values.flat().forEach((value, k) => assert.ok(Math.abs(value - shown[k]) < 5e-4, `cell ${k}: ${value} vs ${shown[k]}`));
+  assert.ok(found.svg.texts.includes('it') && found.svg.texts.includes('key \u2192'), 'labels and axis titles travel with the SVG');
+  assert.match(await toolbar.getByRole('status').innerText(), /Saved temperature-[a-z-]+\.png/);
+  assert.deepEqual(problems, []);
+});
+
+test('temperature: a new setting changes the exported values and settings', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: CLIPBOARD });
+  const { items } = await openExport(page, 'temperature');
+  const button = items.first().getByRole('button', { name: /as JSON$/ });
+  const before = JSON.parse((await downloadBy(page, button)).bytes.toString('utf8'));
+  assert.deepEqual(before.settings, { query: 7, tau: 1 });
+  const slider = figureLocator(page, 'temperature').getByLabel('temperature \u03c4');
+  await slider.focus();
+  await page.keyboard.press('End');
+  const after = JSON.parse((await downloadBy(page, button)).bytes.toString('utf8'));
+  assert.deepEqual(after.settings, { query: 7, tau: 100 });
+  for (const value of after.values.flat()) assert.ok(Math.abs(value - 1 / 8) < 0.01, 'τ = 100 flattens every row');
+  assert.notDeepEqual(after.values, before.values);
+  assert.deepEqual(problems, []);
+});
+
+test('every figure on the page: each Export item downloads and parses', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: CLIPBOARD });
+  const names = await figureNames(page);
+  assert.ok(names.length >= 5, `figures found: ${names.join(', ')}`);
+  const summary = [];
+  for (const name of names) {
+    const settings = await page.evaluate((figure) => Object.fromEntries(window.attentionLab.keys(figure)
+      .map((key) => [key.slice(figure.length + 1), window.attentionLab.value(key)])), name);
+    const { toolbar, items } = await openExport(page, name);
+    const count = await items.count();
+    const noItems = await toolbar.getByText('This figure has no pictures or matrices to export.').count();
+    if (noItems) {
+      summary.push(`${name}: nothing to export`);
+    } else {
+      for (let i = 0; i < count; i += 1) {
+        const found = await checkRow(page, name, items.nth(i), settings);
+        summary.push(`${name}: ${found.itemName} (${found.kind}) ${found.formats.join('/')}`);
+      }
+    }
+    await toolbar.getByRole('button', { name: 'Export', exact: true }).click(); // close it again
+  }
+  // Most figures draw heat maps; the plots come from why-scale, heads and cost.
+  assert.ok(summary.filter((line) => /\(heatmap\)/.test(line)).length >= 5, summary.join('\n'));
+  assert.ok(summary.some((line) => /\(plot\)/.test(line)), summary.join('\n'));
+  assert.deepEqual(problems, []);
+});
+
+test('hidden heat maps are not offered; the menu follows what the figure shows', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: CLIPBOARD });
+  const names = await figureNames(page);
+  for (const name of names) {
+    const { items } = await openExport(page, name);
+    const offered = await items.locator('.figure-export-name').evaluateAll((list) => list
+      .filter((el) => !/\(matrix\)/.test(el.textContent)).map((el) => el.firstChild.textContent.trim()));
+    const rendered = await figureLocator(page, name).evaluate((figure) => [...figure.querySelectorAll('[data-exportable]')]
+      .filter((el) => el.getClientRects().length > 0).length);
+    assert.equal(offered.length, rendered, `${name}: one Export row per rendered heat map or plot (${offered.join('; ')})`);
+  }
+  assert.deepEqual(problems, []);
+});

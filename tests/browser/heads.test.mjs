@@ -1,0 +1,153 @@
+// The "One layer, several heads" figure, driven like a learner: move the heads slider with the
+// keyboard, read the maps' cells by their accessible names and the readouts by their labels,
+// and compare what the page shows with the lesson's numbers and with the core run under node.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadLab } from '../js/load-lab.mjs';
+import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+const lab = await loadLab();
+const toy = lab.toySentence();
+
+function headsFigure(page) {
+  const figure = page.locator('#figure-heads');
+  return {
+    figure,
+    slider: figure.getByLabel('heads h = 2^k'),
+    grids: figure.getByRole('grid'),
+    sumCheck: figure.getByLabel(/largest difference/),
+    example: figure.getByLabel(/“it” → “cat”, raw score/),
+    toyCount: figure.getByLabel('toy layer, d = 16'),
+    paperCount: figure.getByLabel('paper, d_model = 512'),
+  };
+}
+
+/** Moves the slider to k = 0 … 3 with the keyboard, as a learner would. */
+async function setK(page, view, k) {
+  await view.slider.focus();
+  await page.keyboard.press('Home');
+  for (let i = 0; i < k; i += 1) await page.keyboard.press('ArrowRight');
+  assert.equal(await view.slider.getAttribute('aria-valuetext'), String(2 ** k));
+}
+
+/** The weights of one row of a grid, read from the cells' accessible names. */
+async function rowWeights(grid, rowName) {
+  const cells = grid.getByRole('row', { name: `query ${rowName}` }).getByRole('gridcell');
+  const names = await cells.evaluateAll((list) => list.map((c) => c.getAttribute('aria-label')));
+  return names.map(trailingNumber);
+}
+
+const digits = (text) => Number(text.replace(/[^\d]/g, ''));
+
+test('by default h = 2: the full-width head and two slices, without console errors', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  assert.equal(await page.getByRole('heading', { level: 2, name: 'One layer, several heads' }).count(), 1);
+  assert.equal(await view.slider.getAttribute('aria-valuetext'), '2');
+  assert.equal(await view.grids.count(), 3, 'full-width head + 2 slices');
+  assert.equal(await view.grids.nth(0).getByRole('gridcell').count(), 64, 'an 8×8 map');
+  assert.equal(await view.figure.getByRole('grid', { name: /^head 0 of 2, columns 0–7/ }).count(), 1);
+  assert.equal(await view.figure.getByRole('grid', { name: /^head 1 of 2, columns 8–15/ }).count(), 1);
+  assert.deepEqual(problems, []);
+});
+
+test('h = 4 shows four maps beside the full-width one, named by their jobs; the pronoun head sends "it" to "cat"', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  await setK(page, view, 2);
+  assert.equal(await view.grids.count(), 5);
+  const jobs = Array.from(toy.headJobs);
+  for (const [s, job] of jobs.entries()) {
+    const grid = view.figure.getByRole('grid', { name: `head ${s} of 4, columns ${4 * s}–${4 * s + 3}, ${job}: weights, queries by keys` });
+    assert.equal(await grid.count(), 1, `head ${s} labelled with its slice and job "${job}"`);
+    assert.equal(await view.figure.getByText(job, { exact: true }).count(), 1, `the job "${job}" is printed`);
+  }
+  const pronoun = view.figure.getByRole('grid', { name: /pronoun → animal/ });
+  const weights = await rowWeights(pronoun, '“it” (7)');
+  assert.equal(weights.length, 8);
+  assert.equal(weights.indexOf(Math.max(...weights)), 1, `"it" puts its largest weight on "cat": ${weights}`);
+  assert.ok(weights[1] > 0.99, `and nearly all of it (${weights[1]})`);
+
+  // The page shows what the core computes.
+  const core = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4).heads[1].weights;
+  weights.forEach((w, j) => assert.ok(Math.abs(w - core.data[7 * 8 + j]) < 5e-5, `cell (it, ${j}): page ${w}, core ${core.data[7 * 8 + j]}`));
+  await page.waitForFunction(() => location.search.includes('heads.k=2'));
+  assert.deepEqual(problems, []);
+});
+
+test('the full-width raw scores are the sums of the slices\' at every h', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  const full = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1).heads[0].rawScores.data[7 * 8 + 1];
+  for (const k of [0, 1, 2, 3]) {
+    await setK(page, view, k);
+    const difference = Number(await view.sumCheck.innerText());
+    assert.ok(Number.isFinite(difference) && difference < 0.0005, `h = ${2 ** k}: largest difference ${difference}`);
+
+    // The worked "it" → "cat" sum: h terms that add up to the full-width score.
+    const text = (await view.example.innerText()).replace(/\u2212 /g, '-').replace(/\u2212/g, '-').replace(/\+ /g, '+');
+    const [left, right] = text.split('=').map((part) => part.trim());
+    const terms = left.split(/\s+/).map(Number);
+    assert.equal(terms.length, 2 ** k, `${2 ** k} terms in "${left}"`);
+    const sum = terms.reduce((a, b) => a + b, 0);
+    assert.ok(Math.abs(sum - Number(right)) < 0.002, `${left} = ${right}`);
+    assert.ok(Math.abs(Number(right) - full) < 0.0005, `the sum ${right} is the full-width score ${full}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the parameter count is 4·d² at every h: 1 048 576 for d_model = 512', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  for (const k of [0, 1, 2, 3]) {
+    const h = 2 ** k;
+    await setK(page, view, k);
+    assert.equal(digits(await view.paperCount.innerText()), 1048576, `h = ${h}`);
+    assert.equal(digits(await view.toyCount.innerText()), 1024, `h = ${h}: 4 × 16²`);
+    const breakdown = await view.paperCount.locator('xpath=..').innerText();
+    assert.match(breakdown, new RegExp(`${h} heads? × 3 × \\(512 × ${512 / h}\\)`), breakdown);
+    assert.match(breakdown.replace(/\u2009/g, ''), /786432 \+ 262144/, breakdown);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('h = 1 shows only the full-width map', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  await setK(page, view, 0);
+  assert.equal(await view.grids.count(), 1);
+  assert.match(await view.figure.innerText(), /nothing to split/);
+  assert.equal(Number(await view.sumCheck.innerText()), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('Table 3 rows (A) and (B) are charted with the paper\'s hedge', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  const plotA = view.figure.getByRole('img', { name: /^Table 3 row \(A\)/ });
+  const plotB = view.figure.getByRole('img', { name: /^Table 3 row \(B\)/ });
+  assert.match(await plotA.getAttribute('aria-label'), /h = 1: 24\.9, h = 4: 25\.5, h = 8: 25\.8, h = 16: 25\.8, h = 32: 25\.4/);
+  assert.match(await plotB.getAttribute('aria-label'), /d\u2096 = 16: 25\.1, d\u2096 = 32: 25\.4, d\u2096 = 64: 25\.8/);
+  assert.equal(await plotA.locator('circle').count(), 5);
+  assert.equal(await plotB.locator('circle').count(), 3);
+  const text = await view.figure.innerText();
+  assert.match(text, /not monotonically better/);
+  assert.match(text, /narrow keys hurt/);
+  assert.match(text, /0\.9 BLEU behind the best/);
+  assert.match(await view.figure.locator('figcaption').innerText(), /quoted from the paper/);
+  assert.deepEqual(problems, []);
+});
+
+test('a link with heads.k = 3 opens eight slices, and the figure fits a 375 px phone', async () => {
+  const { page, problems } = await session.openPage({ search: '?heads.k=3', contextOptions: PHONE });
+  const view = headsFigure(page);
+  assert.equal(await view.slider.getAttribute('aria-valuetext'), '8');
+  assert.equal(await view.grids.count(), 9);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  const box = await view.figure.boundingBox();
+  assert.ok(box.width <= 375, `figure ${box.width}px wide`);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,132 @@
+// The "Reading an attention map" figure: four heads of the toy layer at h = 4, each cell's
+// exact weight on hover and on keyboard focus, a query picker that outlines the same row in
+// every map, and a caption that keeps the paper's hedge.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadLab } from '../js/load-lab.mjs';
+import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+const lab = await loadLab();
+const toy = lab.toySentence();
+const core = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4).heads.map((head) => head.weights);
+
+function mapFigure(page) {
+  const figure = page.locator('#figure-map');
+  return {
+    figure,
+    query: figure.getByLabel('query row to outline'),
+    grids: figure.getByRole('grid'),
+    grid: (job) => figure.getByRole('grid', { name: new RegExp(job) }),
+  };
+}
+
+/** The visible readout of a grid: the element its aria-describedby points at. */
+async function readoutOf(grid) {
+  const id = await grid.getAttribute('aria-describedby');
+  return grid.page().locator(`[id="${id}"]`);
+}
+
+test('four maps, one per head, each named by its job, and the caption keeps the hedge', async () => {
+  const { page, problems } = await session.openPage();
+  const view = mapFigure(page);
+  assert.equal(await page.getByRole('heading', { level: 2, name: 'Reading an attention map' }).count(), 1);
+  assert.equal(await view.grids.count(), 4);
+  for (const [s, job] of Array.from(toy.headJobs).entries()) {
+    assert.equal(await view.grid(`^head ${s} of 4, built for “${job}”`).count(), 1, `head ${s}: ${job}`);
+    assert.equal(await view.grid(`^head ${s} of 4`).getByRole('gridcell').count(), 64);
+  }
+  const caption = view.figure.locator('figcaption');
+  assert.match(await caption.innerText(), /the weights, not an explanation/);
+  // The paper's own words are marked as quotations.
+  const quoted = await caption.locator('q').allInnerTexts();
+  assert.ok(quoted.includes('apparently involved in'), `quotations: ${quoted}`);
+  assert.ok(quoted.includes('seem related to'), `quotations: ${quoted}`);
+  assert.deepEqual(problems, []);
+});
+
+test('hovering a cell shows its exact weight, equal to its accessible name and to the core', async () => {
+  const { page, problems } = await session.openPage();
+  const view = mapFigure(page);
+  const grid = view.grid('pronoun → animal');
+  const readout = await readoutOf(grid);
+  assert.match(await readout.innerText(), /Point at, tap or tab/);
+
+  const cell = grid.getByRole('gridcell', { name: /^query “it” \(7\) → key “cat” \(1\): / });
+  await cell.hover();
+  const shown = await readout.innerText();
+  assert.match(shown, /^query “it” \(7\) → key “cat” \(1\): \d\.\d{4}$/);
+  const name = await cell.getAttribute('aria-label');
+  assert.equal(trailingNumber(shown), trailingNumber(name), `readout "${shown}" vs name "${name}"`);
+  assert.equal(trailingNumber(shown).toFixed(4), core[1].data[7 * 8 + 1].toFixed(4), 'the core computes the same weight');
+  assert.ok(trailingNumber(shown) > 0.99, '"it" → "cat" carries nearly all the weight');
+
+  // Another head, another cell: "sat" → "cat" in the head built for verbs and relations.
+  const other = view.grid('verb or relation → noun');
+  const otherCell = other.getByRole('gridcell', { name: /^query “sat” \(2\) → key “cat” \(1\): / });
+  await otherCell.hover();
+  const otherShown = await (await readoutOf(other)).innerText();
+  assert.equal(trailingNumber(otherShown), trailingNumber(await otherCell.getAttribute('aria-label')));
+  assert.equal(trailingNumber(otherShown).toFixed(4), core[2].data[2 * 8 + 1].toFixed(4));
+  assert.deepEqual(problems, []);
+});
+
+test('focusing a cell from the keyboard shows its exact weight too', async () => {
+  const { page, problems } = await session.openPage();
+  const view = mapFigure(page);
+  const grid = view.grid('previous word');
+  const readout = await readoutOf(grid);
+  // Tab from the picker into the maps: the first map is one tab stop, then the second, …
+  await view.query.focus();
+  let name = null;
+  for (let i = 0; i < 8 && !name?.startsWith('query'); i += 1) {
+    await page.keyboard.press('Tab');
+    const inside = await grid.evaluate((g) => g.contains(document.activeElement));
+    if (inside) name = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  }
+  assert.ok(name, 'Tab reaches a cell of the "previous word" map');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowDown');
+  const focusedName = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
+  const focused = await page.evaluate(() => ({ row: Number(document.activeElement.dataset.row), col: Number(document.activeElement.dataset.col) }));
+  const shown = await readout.innerText();
+  assert.equal(shown, focusedName, 'the readout repeats the focused cell\'s name');
+  assert.match(shown, /^query “.+” \(\d\) → key “.+” \(\d\): \d\.\d{4}$/);
+  assert.equal(trailingNumber(shown).toFixed(4), core[3].data[focused.row * 8 + focused.col].toFixed(4));
+  assert.deepEqual(problems, []);
+});
+
+test('the query picker outlines the same row in all four maps and reads each head\'s choice', async () => {
+  const { page, problems } = await session.openPage();
+  const view = mapFigure(page);
+  assert.equal(await view.query.inputValue(), '7');
+  const selected = view.figure.getByRole('row', { selected: true });
+  assert.equal(await selected.count(), 4);
+  for (let i = 0; i < 4; i += 1) assert.equal(await selected.nth(i).getAttribute('aria-label'), 'query “it” (7)');
+  assert.match(await view.figure.innerText(), /Row “it” \(7\): largest weight 1\.000 on “cat” \(1\)/);
+  assert.match(await view.figure.innerText(), /Row “it” \(7\): spread evenly, 0\.125 on every key/);
+
+  await view.query.selectOption('2');
+  for (let i = 0; i < 4; i += 1) assert.equal(await selected.nth(i).getAttribute('aria-label'), 'query “sat” (2)');
+  assert.match(await view.figure.innerText(), /Row “sat” \(2\): largest weight 0\.863 on “cat” \(1\)\./);
+  assert.match(await view.figure.innerText(), /Row “sat” \(2\): largest weight 0\.474 on “cat” \(1\) and “mat” \(5\)\./, 'a tie names both keys');
+  await page.waitForFunction(() => location.search.includes('map.query=2'));
+
+  // Clicking a cell picks its row as well.
+  await view.grid('same word').getByRole('gridcell', { name: /^query “mat” \(5\) → key “the” \(0\)/ }).click();
+  assert.equal(await view.query.inputValue(), '5');
+  assert.deepEqual(problems, []);
+});
+
+test('the four maps fit a 375 px phone', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: PHONE });
+  const view = mapFigure(page);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  for (let i = 0; i < 4; i += 1) {
+    const box = await view.grids.nth(i).boundingBox();
+    assert.ok(box.width <= 375 && box.width > 250, `map ${i} is ${box.width}px wide`);
+  }
+  assert.deepEqual(problems, []);
+});

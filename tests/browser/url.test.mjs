@@ -1,0 +1,207 @@
+// Links: for every figure on the page, each of its settings read from the URL reaches the
+// figure's controls, "Copy link" gives back a URL that reproduces the view, and hostile or
+// broken URLs fall back to the defaults with a visible notice while nothing in them runs.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { useBrowser } from './harness.mjs';
+import {
+  CLIPBOARD, controlSnapshot, copyLink, figureNames, nonDefault, noticesOf, schemasOf, valuesOf,
+} from './toolbar-helpers.mjs';
+
+const session = useBrowser();
+
+/** Opens the page with a query; fails the test on any dialog (alert, confirm, prompt). */
+async function open(search) {
+  const opened = await session.openPage({ search, contextOptions: CLIPBOARD });
+  const dialogs = [];
+  opened.page.on('dialog', async (dialog) => {
+    dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  return { ...opened, dialogs };
+}
+
+/** Loads another URL of the page in the same tab and waits for the figures. */
+async function reload(page, search) {
+  await page.goto(new URL(search, session.url).href);
+  await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+}
+
+function query(values, hash = '') {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) params.set(key, String(value));
+  return `?${params}${hash}`;
+}
+
+// What every figure looks like by default, and its settings: read once.
+let catalogue = null;
+async function figuresOnPage() {
+  if (catalogue) return catalogue;
+  const { page, problems } = await open('');
+  const names = await figureNames(page);
+  catalogue = [];
+  for (const name of names) {
+    const schemas = await schemasOf(page, name);
+    catalogue.push({ name, schemas, defaults: await controlSnapshot(page, name) });
+  }
+  assert.deepEqual(problems, []);
+  await page.context().close();
+  return catalogue;
+}
+
+test('every figure has settings, each a prefixed key with a usable schema', async () => {
+  const figures = await figuresOnPage();
+  assert.ok(figures.length >= 5, `figures: ${figures.map((f) => f.name).join(', ')}`);
+  for (const { name, schemas } of figures) {
+    for (const [key, schema] of Object.entries(schemas)) {
+      assert.ok(key.startsWith(`${name}.`), `${key} is prefixed with its figure's name`);
+      assert.notEqual(nonDefault(schema), schema.default, `${key} has a second valid value`);
+    }
+  }
+});
+
+test('for every figure: each setting in the URL shows in the controls, and Copy link reproduces the view', async () => {
+  const figures = await figuresOnPage();
+  for (const { name, schemas, defaults } of figures) {
+    const keys = Object.keys(schemas);
+    if (!keys.length) continue;
+    const all = Object.fromEntries(keys.map((key) => [key, nonDefault(schemas[key])]));
+
+    // Every setting changed at once: the store takes them all, without a notice.
+    const changed = await open(query(all, `#figure-${name}`));
+    assert.deepEqual(await valuesOf(changed.page, keys), all, `${name}: the URL's values are in force`);
+    assert.deepEqual(await noticesOf(changed.page), [], `${name}: valid values need no notice`);
+    const shown = await controlSnapshot(changed.page, name);
+    assert.notDeepEqual(shown, defaults, `${name}: the controls moved away from the defaults`);
+
+    // Each setting on its own matters to the controls: put one back to its default and the
+    // controls differ from the all-changed view (tested in the context of the others, since
+    // e.g. the cost figure's m only shows once "m = n" is off).
+    const without = await open('');
+    for (const key of keys) {
+      const { [key]: _, ...others } = all;
+      await reload(without.page, query(others));
+      assert.notDeepEqual(await controlSnapshot(without.page, name), shown, `${key}=${all[key]} shows in ${name}'s controls`);
+    }
+    assert.deepEqual(without.problems, []);
+    assert.deepEqual(without.dialogs, []);
+    await without.page.context().close();
+
+    // Copy link: only this figure's keys, all of them (none is at its default), and the hash.
+    const link = new URL(await copyLink(changed.page, name));
+    assert.equal(link.hash, `#figure-${name}`);
+    assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(keys.map((k) => [k, String(all[k])])),
+      `${name}: the link carries exactly the figure's settings`);
+    const reopened = await open(`${link.search}${link.hash}`);
+    assert.deepEqual(await controlSnapshot(reopened.page, name), shown, `${name}: the copied link reproduces the controls`);
+    assert.deepEqual(await valuesOf(reopened.page, keys), all);
+    assert.equal(await copyLink(reopened.page, name), link.href, `${name}: copying again gives the same link`);
+    for (const opened of [changed, reopened]) {
+      assert.deepEqual(opened.problems, []);
+      assert.deepEqual(opened.dialogs, []);
+      await opened.page.context().close();
+    }
+  }
+});
+
+test('Copy link leaves out default values and other figures\u2019 settings', async () => {
+  const figures = await figuresOnPage();
+  const [first, second] = figures.filter((f) => Object.keys(f.schemas).length);
+  const firstKey = Object.keys(first.schemas)[0];
+  const secondKey = Object.keys(second.schemas)[0];
+  const { page, problems, dialogs } = await open(query({
+    [firstKey]: nonDefault(first.schemas[firstKey]), [secondKey]: nonDefault(second.schemas[secondKey]),
+  }));
+  const link = new URL(await copyLink(page, first.name));
+  assert.deepEqual([...link.searchParams.keys()], [firstKey]);
+  const other = new URL(await copyLink(page, second.name));
+  assert.deepEqual([...other.searchParams.keys()], [secondKey]);
+  const untouched = figures.find((f) => f !== first && f !== second);
+  const plain = new URL(await copyLink(page, untouched.name));
+  assert.equal(plain.search, '', 'a figure at its defaults gets a link without a query');
+  assert.equal(plain.hash, `#figure-${untouched.name}`);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(dialogs, []);
+});
+
+// Values a shared link might carry by accident or malice. None is valid for any setting.
+const GARBAGE = [
+  'NaN', 'Infinity', '-Infinity', '1e400', '', '0x1g', 'null',
+  '<script>alert(1)</script>',
+  '<img src=x onerror="alert(document.domain);window.__pwned=1">',
+  '"><svg onload=alert(1)>',
+  'javascript:alert(1)',
+  `${'9'.repeat(400)}x`,
+  'x'.repeat(3000),
+];
+
+async function expectCleanDefaults(opened, keys, schemas, label) {
+  const { page, problems, dialogs } = opened;
+  const values = await valuesOf(page, keys);
+  for (const key of keys) assert.equal(values[key], schemas[key].default, `${label}: ${key} falls back to its default`);
+  assert.deepEqual(dialogs, [], `${label}: no dialog opened`);
+  assert.deepEqual(problems, [], `${label}: no errors, no blocked inline script`);
+  const injected = await page.evaluate(() => ({
+    pwned: window.__pwned ?? null,
+    foreign: document.querySelectorAll('#notices *:not(li), main script, main img[src="x"], svg[onload]').length,
+  }));
+  assert.deepEqual(injected, { pwned: null, foreign: 0 }, `${label}: nothing from the URL became markup`);
+}
+
+test('for every figure: garbage values fall back to the defaults with a notice, and nothing runs', async () => {
+  const figures = await figuresOnPage();
+  let offset = 0;
+  for (const { name, schemas, defaults } of figures) {
+    const keys = Object.keys(schemas);
+    if (!keys.length) continue;
+    const values = Object.fromEntries(keys.map((key, k) => [key, GARBAGE[(k + offset) % GARBAGE.length]]));
+    offset += keys.length;
+    const opened = await open(query(values));
+    await expectCleanDefaults(opened, keys, schemas, name);
+    assert.deepEqual(await controlSnapshot(opened.page, name), defaults, `${name}: the controls show the defaults`);
+    const notices = await noticesOf(opened.page);
+    assert.equal(notices.length, keys.length, `${name}: one notice per bad setting:\n${notices.join('\n')}`);
+    for (const key of keys) assert.ok(notices.some((n) => n.includes(`${key} = `)), `${name}: a notice names ${key}`);
+    for (const notice of notices) assert.ok(notice.length < 300, `a notice quotes only a short piece of the value (${notice.length} chars)`);
+    assert.ok(await opened.page.getByRole('status', { name: 'Notes about the link' }).isVisible(), 'the notices are visible');
+    await opened.page.context().close();
+  }
+});
+
+test('each kind of garbage, on one number and one choice: defaults, a notice quoting it as text, no script', async () => {
+  const figures = await figuresOnPage();
+  const numberKey = figures.flatMap((f) => Object.entries(f.schemas)).find(([, s]) => s.type === 'number');
+  const enumKey = figures.flatMap((f) => Object.entries(f.schemas)).find(([, s]) => s.type === 'enum');
+  const schemas = Object.fromEntries([numberKey, enumKey]);
+  const keys = Object.keys(schemas);
+  for (const garbage of GARBAGE) {
+    const opened = await open(query(Object.fromEntries(keys.map((key) => [key, garbage]))));
+    await expectCleanDefaults(opened, keys, schemas, `"${garbage.slice(0, 20)}"`);
+    const notices = await noticesOf(opened.page);
+    assert.equal(notices.length, 2, notices.join('\n'));
+    if (garbage.length < 40) for (const notice of notices) assert.ok(notice.includes(`= ${garbage},`), `the notice quotes ${garbage} verbatim: ${notice}`);
+    await opened.page.context().close();
+  }
+});
+
+test('unknown settings of a figure get one notice; other parameters are left alone', async () => {
+  const figures = await figuresOnPage();
+  const { name } = figures[0];
+  const opened = await open(query({
+    [`${name}.no-such-setting`]: '1',
+    [`${name}.<script>alert(1)</script>`]: '2',
+    'nofigure.x': '3',
+    utm_source: 'newsletter',
+    ['__proto__']: '4',
+    constructor: '5',
+  }));
+  const notices = await noticesOf(opened.page);
+  assert.equal(notices.length, 1, notices.join('\n'));
+  assert.match(notices[0], new RegExp(`${name}\\.no-such-setting`));
+  assert.ok(notices[0].includes(`${name}.<script>alert(1)</script>`), 'quoted as text');
+  assert.doesNotMatch(notices[0], /utm_source|nofigure|constructor/);
+  await expectCleanDefaults(opened, Object.keys(figures[0].schemas), figures[0].schemas, 'unknown keys');
+  assert.deepEqual(await controlSnapshot(opened.page, name), figures[0].defaults);
+  await opened.page.context().close();
+});

@@ -1,0 +1,200 @@
+// The "Why divide by √d_k" figure, checked through what a learner sees: the bars of the two
+// small examples, the gradient factors, and the four averages read at the marker of the width
+// experiment, against the lesson's numbers.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+
+function whyScaleFigure(page) {
+  const figure = page.getByRole('figure').filter({ has: page.getByLabel('marker at dₖ = 2^k') });
+  const bars = (name) => figure.getByRole('list', { name, exact: true }).getByRole('listitem');
+  return {
+    figure,
+    width: figure.getByLabel('key width dₖ'),
+    keys: figure.getByLabel('keys m', { exact: true }),
+    marker: figure.getByLabel('marker at dₖ = 2^k'),
+    twoRaw: bars('two keys, softmax of the raw scores'),
+    twoScaled: bars('two keys, softmax after dividing by √dₖ'),
+    fourRaw: bars('four keys, softmax of the raw scores'),
+    fourScaled: bars('four keys, softmax after dividing by √dₖ'),
+    twoRawFactor: figure.getByLabel('two keys: p(1−p) of the top weight, raw'),
+    twoScaledFactor: figure.getByLabel('two keys: p(1−p) of the top weight, scaled'),
+    twoRatio: figure.getByLabel('two keys: gradient factor grows by'),
+    unscaledMax: figure.getByLabel(/^unscaled mean largest weight/),
+    scaledMax: figure.getByLabel(/^scaled mean largest weight/),
+    unscaledEntropy: figure.getByLabel(/^unscaled mean entropy/),
+    scaledEntropy: figure.getByLabel(/^scaled mean entropy/),
+    trials: figure.getByText(/random queries per width/),
+  };
+}
+
+async function barValues(items) {
+  const names = await items.evaluateAll((nodes) => nodes.map((node) => node.getAttribute('aria-label')));
+  return names.map(trailingNumber);
+}
+
+/** The four numbers at the marker, as the page prints them. */
+async function atMarker(view) {
+  return {
+    unscaledMax: Number(await view.unscaledMax.innerText()),
+    scaledMax: Number(await view.scaledMax.innerText()),
+    unscaledEntropy: Number.parseFloat(await view.unscaledEntropy.innerText()),
+    scaledEntropy: Number.parseFloat(await view.scaledEntropy.innerText()),
+  };
+}
+
+function near(actual, expected, tolerance, what) {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: got ${actual}, expected about ${expected}`);
+}
+
+test('the section loads under the CSP, in the lesson order, with no console errors', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  await assert.doesNotReject(view.figure.waitFor());
+  assert.equal(await page.getByRole('heading', { level: 2, name: /Why divide by/ }).count(), 1);
+  const order = await page.evaluate(() => [...document.querySelectorAll('main > section')].map((s) => s.id));
+  const here = order.indexOf('why-scale');
+  assert.ok(here > order.indexOf('eight-tokens'), `sections: ${order.join(', ')}`);
+  if (order.includes('heads')) assert.ok(here < order.indexOf('heads'), `sections: ${order.join(', ')}`);
+  assert.match(await page.locator('#why-scale').innerText(), /initiali[sz]ed/, 'the footnote-4 caveat is stated');
+  assert.deepEqual(problems, []);
+});
+
+test('two keys at d_k = 64: 0.9997/0.0003 raw, 0.731/0.269 scaled, gradient factors 0.0003 and 0.197', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  assert.equal(await view.width.inputValue(), '64');
+
+  const raw = await barValues(view.twoRaw);
+  near(raw[0], 0.9997, 0.00005, 'raw top weight');
+  near(raw[1], 0.0003, 0.00005, 'raw other weight');
+  const scaled = await barValues(view.twoScaled);
+  near(scaled[0], 0.731, 0.0005, 'scaled top weight');
+  near(scaled[1], 0.269, 0.0005, 'scaled other weight');
+  assert.match(await view.figure.getByText(/^raw scores \(8, 0\)/).innerText(), /8, 0/);
+
+  near(Number(await view.twoRawFactor.innerText()), 0.0003, 0.00005, 'raw p(1−p)');
+  near(Number(await view.twoScaledFactor.innerText()), 0.197, 0.0005, 'scaled p(1−p)');
+  const ratio = Number.parseFloat(await view.twoRatio.innerText());
+  assert.ok(ratio > 550 && ratio < 650, `the gradient factor grows about 600 times, got ${ratio}`);
+  assert.deepEqual(problems, []);
+});
+
+test('four keys at d_k = 64: a near-certain pick raw, 0.711 and 0.096 scaled', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  const rawTop = (await view.fourRaw.first().getAttribute('aria-label'));
+  assert.match(rawTop, /^key 1: 0\.99999/, rawTop);
+  const scaled = await barValues(view.fourScaled);
+  near(scaled[0], 0.711, 0.0005, 'scaled top weight');
+  for (const other of scaled.slice(1)) near(other, 0.096, 0.0005, 'scaled other weight');
+  assert.deepEqual(problems, []);
+});
+
+test('a narrower key width softens the raw scores; the scaled weights do not move', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  await view.width.selectOption('4');
+  const raw = await barValues(view.twoRaw);
+  assert.ok(raw[0] < 0.9 && raw[0] > 0.85, `raw top weight at d_k = 4 is ${raw[0]}`);
+  const scaled = await barValues(view.twoScaled);
+  near(scaled[0], 0.731, 0.0005, 'scaled top weight at d_k = 4');
+  await page.waitForFunction(() => location.search.includes('why-scale.dk=4'));
+  assert.deepEqual(problems, []);
+});
+
+test('the marker at k = 6 reads about 0.86 unscaled, 0.32 and 1.93 nats scaled', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '10');
+  assert.match(await view.marker.getAttribute('aria-valuetext'), /64/);
+  const values = await atMarker(view);
+  near(values.unscaledMax, 0.86, 0.01, 'unscaled mean largest weight at 64');
+  near(values.scaledMax, 0.32, 0.01, 'scaled mean largest weight at 64');
+  near(values.scaledEntropy, 1.93, 0.01, 'scaled mean entropy at 64');
+  assert.ok(values.unscaledEntropy < 0.5, `unscaled entropy at 64 is ${values.unscaledEntropy}`);
+  assert.match(await view.unscaledMax.evaluate((el) => el.labels[0].textContent), /dₖ = 64/);
+  assert.match(await view.trials.innerText(), /T = 2000/);
+  assert.deepEqual(problems, []);
+});
+
+test('moving the marker: about 0.49 at d_k = 4 and 0.97 at d_k = 1024, scaled stays flat', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  await view.marker.focus();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowLeft');
+  assert.match(await view.marker.getAttribute('aria-valuetext'), /k = 2/);
+  let values = await atMarker(view);
+  near(values.unscaledMax, 0.49, 0.01, 'unscaled mean largest weight at 4');
+  near(values.scaledMax, 0.32, 0.015, 'scaled mean largest weight at 4');
+  near(values.scaledEntropy, 1.93, 0.02, 'scaled mean entropy at 4');
+  assert.match(await view.unscaledMax.evaluate((el) => el.labels[0].textContent), /dₖ = 4$/);
+
+  await page.keyboard.press('End');
+  assert.match(await view.marker.getAttribute('aria-valuetext'), /1024/);
+  values = await atMarker(view);
+  near(values.unscaledMax, 0.97, 0.01, 'unscaled mean largest weight at 1024');
+  near(values.scaledMax, 0.32, 0.01, 'scaled mean largest weight at 1024');
+  assert.ok(values.unscaledEntropy < 0.1, `unscaled entropy collapses, got ${values.unscaledEntropy}`);
+  await page.waitForFunction(() => location.search.includes('why-scale.marker=10'));
+  assert.deepEqual(problems, []);
+});
+
+test('changing the number of keys recomputes the curves', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  const before = await atMarker(view);
+  await view.keys.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '11');
+  const after = await atMarker(view);
+  assert.notDeepEqual(after, before, 'the numbers at the marker change');
+  assert.ok(after.scaledMax < before.scaledMax, 'one more key takes a share of the weight');
+  assert.ok(after.scaledEntropy > before.scaledEntropy, 'more keys, more entropy');
+  assert.match(await view.trials.innerText(), /T = 2000 .* 11 random keys/);
+
+  await page.keyboard.press('End');
+  const many = await atMarker(view);
+  assert.ok(many.scaledMax < before.scaledMax, `64 keys share the weight more thinly (${many.scaledMax})`);
+  assert.deepEqual(problems, []);
+});
+
+test('while a keys drag is in progress a cheaper preview is shown; letting go computes T = 2000', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  // A drag fires input events without change; release fires change.
+  await view.keys.evaluate((input) => {
+    input.value = String(Number(input.value) + 20);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => /Preview from T = \d+/.test(document.querySelector('#figure-why-scale').textContent));
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '30');
+  await view.keys.evaluate((input) => input.dispatchEvent(new Event('change', { bubbles: true })));
+  assert.match(await view.trials.innerText(), /^Averages over T = 2000 .* 30 random keys/);
+  assert.deepEqual(problems, []);
+});
+
+test('a link restores keys, marker and width', async () => {
+  const { page, problems } = await session.openPage({ search: '?why-scale.keys=20&why-scale.marker=3&why-scale.dk=256' });
+  const view = whyScaleFigure(page);
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '20');
+  assert.match(await view.marker.getAttribute('aria-valuetext'), /^8 \(k = 3\)/);
+  assert.equal(await view.width.inputValue(), '256');
+  assert.match(await view.unscaledMax.evaluate((el) => el.labels[0].textContent), /dₖ = 8$/);
+  assert.deepEqual(problems, []);
+});
+
+test('the figure fits a 375 px phone screen', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: PHONE });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  const view = whyScaleFigure(page);
+  const box = await view.figure.boundingBox();
+  assert.ok(box.width <= 375, `figure ${box.width}px wide`);
+  const plot = await view.figure.getByRole('img', { name: /mean largest weight against key width/ }).boundingBox();
+  assert.ok(plot.x >= 0 && plot.x + plot.width <= 375, 'the plot stays on screen');
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,92 @@
+// Entry point of attention-figure.js, the drop-in script for pages that can run scripts:
+//   <script src="attention-figure.js"></script>
+//   <attention-figure name="temperature" query="7" tau="0.5"></attention-figure>
+// One classic script holds everything: the figures, their styles and the WebAssembly core
+// (inlined as base64), so it also works from file:// and from hosts that cannot serve
+// application/wasm. Each element draws its figure in a shadow root, so the host's styles and
+// ours do not leak into each other; the host restyles it through the --al-* custom properties,
+// which cross the shadow boundary. Settings the learner changes are reflected back into the
+// element's attributes.
+
+import { createAttentionLab } from '../../cpp/bindings/attention-lab.js';
+import createModule from 'attention-lab:single-file-core';
+import FIGURE_MARKUP from 'attention-lab:figure-markup';
+import STYLES from 'attention-lab:shadow-styles';
+import { prefixedSearch, unprefixedPairs } from './embed-keys.js';
+import { FIGURES } from './figures/index.js';
+import { addFigureToolbar } from './lib/figure-toolbar.js';
+import { createStore } from './lib/state.js';
+import { htmlElement } from './lib/svg.js';
+
+// Where this script was loaded from: the base of the links and embed code the toolbar offers.
+const scriptBase = new URL('./', document.currentScript?.src ?? location.href);
+let labPromise = null;
+let sheet = null;
+
+function sharedSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(STYLES);
+  }
+  return sheet;
+}
+
+class AttentionFigure extends HTMLElement {
+  #started = false;
+
+  connectedCallback() {
+    if (this.#started) return;
+    this.#started = true;
+    this.#start();
+  }
+
+  async #start() {
+    const shadow = this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = [sharedSheet()];
+    const notices = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, shadow);
+    const showNotice = (message) => {
+      htmlElement('li', {}, message, notices);
+      notices.hidden = false;
+    };
+    const name = this.getAttribute('name') ?? '';
+    if (!Object.hasOwn(FIGURES, name) || !Object.hasOwn(FIGURE_MARKUP, name)) {
+      htmlElement('p', { class: 'figure-error', role: 'alert' },
+        `attention-figure: no figure called “${name.slice(0, 40)}”. Figures: ${Object.keys(FIGURES).join(', ')}.`, shadow);
+      this.dataset.labReady = 'true';
+      return;
+    }
+
+    const template = document.createElement('template');
+    template.innerHTML = FIGURE_MARKUP[name]; // from our own page, never from the host
+    const figure = template.content.firstElementChild;
+    shadow.appendChild(figure);
+
+    const attributes = [...this.attributes].map((a) => [a.name, a.value]).filter(([n]) => !n.startsWith('data-'));
+    const state = createStore({
+      search: prefixedSearch(name, attributes),
+      writeSearch: (search) => {
+        const current = new Map(unprefixedPairs(name, search));
+        for (const key of state.keysOf(name)) {
+          const short = key.slice(name.length + 1);
+          if (current.has(short)) this.setAttribute(short, current.get(short));
+          else this.removeAttribute(short); // back at its default
+        }
+      },
+      onNotice: showNotice,
+    });
+
+    try {
+      labPromise ??= createAttentionLab(createModule);
+      const lab = await labPromise;
+      FIGURES[name].mount(figure, { lab, state });
+      addFigureToolbar(figure, { figureName: name, state, embedBase: scriptBase, pageUrl: new URL('index.html', scriptBase) });
+    } catch (error) {
+      htmlElement('p', { class: 'figure-error', role: 'alert' }, `This figure could not be drawn: ${error.message}`, shadow);
+      console.error(error);
+    }
+    this.dataset.labReady = 'true';
+    this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true }));
+  }
+}
+
+if (!customElements.get('attention-figure')) customElements.define('attention-figure', AttentionFigure);

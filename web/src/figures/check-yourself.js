@@ -1,0 +1,145 @@
+// Figure "Check yourself": questions with a number for an answer. The learner types an
+// answer and presses Check; the page runs the same computation on the WebAssembly core and
+// says whether the answer is right, close or wrong, giving the core's value. No answer is
+// stored in the page: every expected value is computed when Check is pressed.
+// (The questions answered in words, with sample answers, are plain HTML beside the figure.)
+
+import { matrix, row } from '../../../cpp/bindings/attention-lab.js';
+import { formatFixed, formatSignificant } from '../lib/format.js';
+import { htmlElement, uniqueId } from '../lib/svg.js';
+
+const RIGHT_WITHIN = 0.01; // an answer this close to the core's value is right
+const CLOSE_WITHIN = 0.05; // … and this close is close
+
+// The worked example of the "by hand" section: d_k = 2.
+const KEYS = [[1, 0], [0, 1], [1, 1]];
+const VALUES = [[1, 0], [0, 1], [0.5, 0.5]];
+const SHORT_SENTENCE = 10;
+const LONG_SENTENCE = 20;
+
+/** n simple two-number tokens; their content does not matter for a shape question. */
+function simpleTokens(n) {
+  return matrix(Array.from({ length: n }, (_, i) => [1, i / n]));
+}
+
+const fmt = (value) => formatFixed(value, 3);
+const fmtVector = (values) => `[${Array.from(values, fmt).join(', ')}]`;
+
+function parseNumber(text) {
+  const cleaned = String(text).trim().replace(',', '.').replace('\u2212', '-');
+  if (cleaned === '') return null;
+  const value = Number(cleaned);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** Each question: its prompt, answer fields, how the core computes the truth, and a follow-up. */
+function questions(lab) {
+  const oneQuery = (q) => lab.attention(matrix([q]), matrix(KEYS), matrix(VALUES));
+  return [
+    {
+      prompt: `A sentence has ${SHORT_SENTENCE} tokens, and it attends to itself. What is the shape of the weight matrix softmax(QK\u1d40/\u221ad\u2096)?`,
+      fields: ['rows', 'columns'],
+      exact: true,
+      truth() {
+        const X = simpleTokens(SHORT_SENTENCE);
+        const { weights } = lab.attention(X, X, X);
+        return [weights.rows, weights.cols];
+      },
+      explain: (t) => `The core's weight matrix for ${SHORT_SENTENCE} tokens is ${t[0]} \u00d7 ${t[1]}: one row of weights for each query, one column for each key.`,
+    },
+    {
+      prompt: 'Compute attention for q = [1, 0] with the keys [1, 0], [0, 1], [1, 1] and the values [1, 0], [0, 1], [0.5, 0.5] (d\u2096 = 2).',
+      fields: ['weight 1', 'weight 2', 'weight 3', 'output x', 'output y'],
+      truth() {
+        const r = oneQuery([1, 0]);
+        return [...row(r.weights, 0), ...row(r.output, 0)];
+      },
+      explain: (t) => `The core gets weights ${fmtVector(t.slice(0, 3))} and output ${fmtVector(t.slice(3))}. Keys 1 and 3 tie, since the query matches both equally well, and key 2 still keeps a share although it does not match at all.`,
+    },
+    {
+      prompt: 'Now the query is q = [4, 0]: same direction, four times as long. What are the scaled scores q\u00b7k\u2c7c/\u221a2?',
+      fields: ['scaled score 1', 'scaled score 2', 'scaled score 3'],
+      truth: () => [...row(oneQuery([4, 0]).scaledScores, 0)],
+      explain: (t) => `The core gets ${fmtVector(t)}: every dot product grew with the query's length.`,
+    },
+    {
+      prompt: 'With q = [4, 0], how much weight is left on the key k2 = [0, 1]?',
+      fields: ['weight on k2'],
+      truth: () => [row(oneQuery([4, 0]).weights, 0)[1]],
+      explain: (t) => `The core gets ${fmt(t[0])}: the wider gaps between scores make the softmax peakier, so the key that does not match is almost ignored.`,
+    },
+    {
+      prompt: `The sentence grows from ${SHORT_SENTENCE} to ${LONG_SENTENCE} tokens. How many times as many query\u2013key scores does self-attention compute?`,
+      fields: ['times as many'],
+      exact: true,
+      truth() {
+        const count = (n) => {
+          const X = simpleTokens(n);
+          const { weights } = lab.attention(X, X, X);
+          return weights.rows * weights.cols;
+        };
+        return [count(LONG_SENTENCE) / count(SHORT_SENTENCE)];
+      },
+      explain: (t) => `The core's weight matrices hold ${formatSignificant(t[0], 3)} times as many entries: doubling the length doubles both the rows and the columns, so the work grows with the square of the length.`,
+    },
+  ];
+}
+
+function verdictOf(guess, truth, exact) {
+  if (guess === null) return 'none';
+  const error = Math.abs(guess - truth);
+  if (exact) return error < 1e-9 ? 'right' : 'wrong';
+  if (error <= RIGHT_WITHIN + 1e-12) return 'right';
+  if (error <= CLOSE_WITHIN + 1e-12) return 'close';
+  return 'wrong';
+}
+
+export function mount(element, { lab }) {
+  const body = htmlElement('div', { class: 'figure-body check-yourself' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+  htmlElement('p', { class: 'check-yourself-tolerance' },
+    `Decimals count as right within \u00b1${RIGHT_WITHIN} of the core's value and as close within \u00b1${CLOSE_WITHIN}; shapes and counts must be exact.`, body);
+  const list = htmlElement('ol', { class: 'check-yourself-list' }, null, body);
+
+  for (const question of questions(lab)) {
+    const item = htmlElement('li', { class: 'check-yourself-item' }, null, list);
+    const promptId = uniqueId('check-prompt');
+    htmlElement('p', { id: promptId, class: 'check-yourself-prompt' }, question.prompt, item);
+    const form = htmlElement('form', { class: 'check-yourself-form', novalidate: '', 'aria-labelledby': promptId }, null, item);
+    const inputs = question.fields.map((label) => {
+      const id = uniqueId('check-field');
+      const line = htmlElement('p', { class: 'check-yourself-field' }, null, form);
+      htmlElement('label', { for: id }, label, line);
+      return htmlElement('input', { type: 'text', id, inputmode: 'decimal', autocomplete: 'off' }, null, line);
+    });
+    const buttonLine = htmlElement('p', { class: 'check-yourself-buttons' }, null, form);
+    htmlElement('button', { type: 'submit', class: 'check-yourself-button' }, 'Check', buttonLine);
+    const feedback = htmlElement('div', { class: 'check-yourself-feedback', role: 'status' }, null, item);
+
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      feedback.replaceChildren();
+      let truth;
+      try {
+        truth = question.truth();
+      } catch (error) {
+        htmlElement('p', { class: 'figure-error' }, `The core could not compute the answer: ${error.message}`, feedback);
+        return;
+      }
+      const verdicts = inputs.map((input, j) => verdictOf(parseNumber(input.value), truth[j], question.exact));
+      const all = verdicts.every((v) => v === 'right');
+      const summary = all ? 'Right.' : verdicts.every((v) => v === 'right' || v === 'close') ? 'Close.' : 'Not yet.';
+      const summaryLine = htmlElement('p', { class: `check-yourself-summary check-yourself-${all ? 'right' : 'wrong'}` }, summary, feedback);
+      summaryLine.dataset.verdict = all ? 'right' : 'wrong';
+      const details = htmlElement('ul', { class: 'check-yourself-verdicts' }, null, feedback);
+      verdicts.forEach((verdict, j) => {
+        const word = { right: 'right', close: 'close', wrong: 'wrong', none: 'no answer' }[verdict];
+        const shown = question.exact ? formatSignificant(truth[j], 6) : fmt(truth[j]);
+        const guess = parseNumber(inputs[j].value);
+        const said = guess === null ? '' : `you said ${formatSignificant(guess, 6)}, `;
+        htmlElement('li', { class: `check-yourself-verdict-${verdict}` }, `${question.fields[j]}: ${word} (${said}the core gets ${shown})`, details);
+      });
+      htmlElement('p', { class: 'check-yourself-explain' }, question.explain(truth), feedback);
+    });
+  }
+}

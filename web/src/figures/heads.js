@@ -1,0 +1,256 @@
+// Figure "One layer, h heads": the toy layer split into h = 2^k heads. The full-width head
+// (h = 1) sits on the left; the h narrow heads, each reading its own slice of columns, sit on
+// the right. Below them: a check that the full-width raw scores are the sums of the slices'
+// raw scores, the parameter count of the layer for the current h (from the core's cost
+// model), and rows (A) and (B) of Table 3 of the paper, which are quoted data.
+
+import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/format.js';
+import { createHeatmap } from '../lib/heatmap.js';
+import { createPlot } from '../lib/plot.js';
+import { createSlider } from '../lib/slider.js';
+import { htmlElement, uniqueId } from '../lib/svg.js';
+
+const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
+const K_DEFAULT = 1; // h = 2, the lesson's default
+const JOBS_AT = 4; // the core names what each slice does at h = 4
+const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
+const IT = 7; // row of "it", the pronoun the toy projections were built around
+const CAT = 1; // column of "cat", the noun "it" refers to
+const EVEN = 1e-9; // a row whose weights differ by less than this is spread evenly
+
+// Quoted data, not computed: Table 3 of Vaswani et al., "Attention Is All You Need" (NeurIPS
+// 2017), rows (A) and (B). BLEU of the base model variants on the English→German development
+// set newstest2013. Row (A) changes the number of heads h (with d_k = d_v = 512/h); row (B)
+// shrinks the key width d_k with h = 8 kept. The base model (h = 8, d_k = 64) scores 25.8.
+const PAPER_TABLE_3 = {
+  citation: 'Vaswani et al., Attention Is All You Need (2017), Table 3, rows (A) and (B); dev BLEU on newstest2013',
+  base: { heads: 8, keyWidth: 64, bleu: 25.8 },
+  rowA: [
+    { heads: 1, keyWidth: 512, bleu: 24.9 },
+    { heads: 4, keyWidth: 128, bleu: 25.5 },
+    { heads: 8, keyWidth: 64, bleu: 25.8 }, // the base model
+    { heads: 16, keyWidth: 32, bleu: 25.8 },
+    { heads: 32, keyWidth: 16, bleu: 25.4 },
+  ],
+  rowB: [
+    { heads: 8, keyWidth: 16, bleu: 25.1 },
+    { heads: 8, keyWidth: 32, bleu: 25.4 },
+    { heads: 8, keyWidth: 64, bleu: 25.8 }, // the base model
+  ],
+};
+const BLEU_AXIS = [24.5, 26];
+
+/** A labelled <output>; `note` is a muted span after the value. */
+function createReadout(parent, label) {
+  const id = uniqueId('readout');
+  const line = htmlElement('p', { class: 'readout' }, null, parent);
+  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
+  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
+  const note = htmlElement('span', { class: 'readout-note' }, null, line);
+  return { output, note };
+}
+
+/** Largest minus smallest entry of row i: zero when a row spreads its weight evenly. */
+function rowSpread(m, i) {
+  const values = m.data.subarray(i * m.cols, (i + 1) * m.cols);
+  return Math.max(...values) - Math.min(...values);
+}
+
+/** Keys of row i that share the row's largest weight (more than one when the row has a tie). */
+function keysAtMax(m, i, largest) {
+  const keys = [];
+  for (let j = 0; j < m.cols; j += 1) if (largest - m.data[i * m.cols + j] < EVEN) keys.push(j);
+  return keys;
+}
+
+/** The largest |a − b| over two matrices of the same shape. */
+function largestDifference(a, b) {
+  let largest = 0;
+  for (let i = 0; i < a.data.length; i += 1) largest = Math.max(largest, Math.abs(a.data[i] - b.data[i]));
+  return largest;
+}
+
+/** Entry-wise sum of several matrices of the same shape. */
+function sumOf(matrices) {
+  const [first] = matrices;
+  const data = new Float64Array(first.data.length);
+  for (const m of matrices) for (let i = 0; i < data.length; i += 1) data[i] += m.data[i];
+  return { rows: first.rows, cols: first.cols, data };
+}
+
+/** A signed number inside a sum: "+ 36.000" or "− 8.000" (the first term keeps its own sign). */
+function term(value, first) {
+  const text = formatFixed(Math.abs(value), 3);
+  if (first) return value < 0 ? `\u2212${text}` : text;
+  return value < 0 ? `\u2212 ${text}` : `+ ${text}`;
+}
+
+export function mount(element, { lab, state }) {
+  const sentence = lab.toySentence();
+  const tokens = Array.from(sentence.tokens);
+  const jobs = Array.from(sentence.headJobs);
+  const { X, WQ, WK, WV, WO } = sentence;
+  const n = tokens.length;
+  const width = WQ.cols; // d_model of the toy, 16
+  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+
+  state.define('heads.k', { type: 'integer', min: 0, max: K_MAX, default: K_DEFAULT });
+
+  const body = htmlElement('div', { class: 'figure-body' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
+  const slider = createSlider(controls, {
+    label: 'heads h = 2^k',
+    hint: `k runs from 0 to ${K_MAX}. Each head reads ${width}/h of the ${width} columns of Q, K and V.`,
+    min: 0, max: K_MAX, step: 1,
+    format: (k) => String(2 ** k),
+    value: state.get('heads.k'),
+    onInput: (k) => state.set('heads.k', k),
+  });
+
+  const panels = htmlElement('div', { class: 'figure-panels heads-panels' }, null, body);
+  const fullPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  htmlElement('p', { class: 'panel-title' }, `Full-width head: h = 1, columns 0\u2013${width - 1}, d\u2096 = ${width}`, fullPanel);
+  const fullMap = createHeatmap(fullPanel, {
+    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+    rowTitle: 'query', colTitle: 'key', label: `full-width head, all ${width} columns: weights, queries by keys`,
+  });
+  const fullNote = htmlElement('p', { class: 'heads-note' }, null, fullPanel);
+
+  const slicePanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  const sliceTitle = htmlElement('p', { class: 'panel-title' }, null, slicePanel);
+  htmlElement('p', { class: 'heads-note heads-hint' }, 'Point at, tap or tab to a cell of any slice for its exact weight.', slicePanel);
+  const sliceGrid = htmlElement('div', { class: 'heads-grid' }, null, slicePanel);
+
+  const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
+  const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
+  const example = createReadout(checks, `${quoteToken(tokens[IT])} \u2192 ${quoteToken(tokens[CAT])}, raw score`);
+
+  const countPanel = htmlElement('div', { class: 'heads-count' }, null, body);
+  htmlElement('p', { class: 'panel-title' }, 'Parameters of the layer (no biases)', countPanel);
+  const toyCount = createReadout(countPanel, `toy layer, d = ${width}`);
+  const paperCount = createReadout(countPanel, `paper, d_model = ${PAPER_WIDTH}`);
+
+  const paperPanel = htmlElement('div', { class: 'heads-paper' }, null, body);
+  htmlElement('p', { class: 'panel-title' }, 'What the paper measured: Table 3, rows (A) and (B), dev BLEU (quoted, not computed)', paperPanel);
+  const plots = htmlElement('div', { class: 'heads-plots' }, null, paperPanel);
+  const describeRow = (rows, key) => rows.map((r) => `${key === 'heads' ? `h = ${r.heads}` : `d\u2096 = ${r.keyWidth}`}: ${r.bleu.toFixed(1)}`).join(', ');
+  const plotA = createPlot(plots, {
+    label: `Table 3 row (A), BLEU against the number of heads: ${describeRow(PAPER_TABLE_3.rowA, 'heads')}`,
+    xLabel: 'heads h (d\u2096 = 512/h)', yLabel: 'dev BLEU', xScale: 'log2', yDomain: BLEU_AXIS,
+    formatY: (v) => v.toFixed(1),
+  });
+  const plotB = createPlot(plots, {
+    label: `Table 3 row (B), BLEU against the key width with 8 heads: ${describeRow(PAPER_TABLE_3.rowB, 'keyWidth')}`,
+    xLabel: 'key width d\u2096 (h = 8)', yLabel: 'dev BLEU', xScale: 'log2', yDomain: BLEU_AXIS,
+    formatY: (v) => v.toFixed(1),
+  });
+  plotA.update({
+    series: [{ name: 'row (A): change h', x: PAPER_TABLE_3.rowA.map((r) => r.heads), y: PAPER_TABLE_3.rowA.map((r) => r.bleu) }],
+  });
+  plotB.update({
+    series: [{ name: 'row (B): shrink d\u2096', x: PAPER_TABLE_3.rowB.map((r) => r.keyWidth), y: PAPER_TABLE_3.rowB.map((r) => r.bleu) }],
+  });
+  const bestA = Math.max(...PAPER_TABLE_3.rowA.map((r) => r.bleu));
+  const singleA = PAPER_TABLE_3.rowA.find((r) => r.heads === 1).bleu;
+  const mostA = PAPER_TABLE_3.rowA[PAPER_TABLE_3.rowA.length - 1];
+  const narrowB = PAPER_TABLE_3.rowB[0];
+  htmlElement('p', { class: 'heads-hedge' },
+    `Read with the paper's own caution: one head was ${(bestA - singleA).toFixed(1)} BLEU behind the best setting, `
+    + `but ${mostA.heads} heads slipped back to ${mostA.bleu.toFixed(1)}, so more heads is not monotonically better. `
+    + `Keeping h = ${narrowB.heads} and narrowing the keys to d\u2096 = ${narrowB.keyWidth} cost ${(PAPER_TABLE_3.base.bleu - narrowB.bleu).toFixed(1)} BLEU: narrow keys hurt. `
+    + 'All of them come from one translation task (English\u2192German) and one development set.', paperPanel);
+  htmlElement('p', { class: 'heads-source' }, `Source: ${PAPER_TABLE_3.citation}. The base model (h = ${PAPER_TABLE_3.base.heads}, d\u2096 = ${PAPER_TABLE_3.base.keyWidth}) scores ${PAPER_TABLE_3.base.bleu.toFixed(1)}.`, paperPanel);
+
+  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+
+  const full = lab.multiHead(X, WQ, WK, WV, WO, 1).heads[0];
+  fullMap.update(full.weights);
+  fullMap.highlightRow(IT);
+  const fullStats = lab.rowStats(full.weights);
+  fullNote.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[fullStats.argmax[IT]]}, ${formatWeight(fullStats.max[IT])}.`;
+
+  let shownK = null;
+  let sliceMaps = [];
+  let sliceNotes = [];
+
+  /** Rebuilds the small multiples when the number of heads changes. */
+  function buildSlices(h) {
+    sliceGrid.replaceChildren();
+    sliceGrid.className = `heads-grid heads-grid-${h}`;
+    sliceMaps = [];
+    sliceNotes = [];
+    if (h === 1) {
+      htmlElement('p', { class: 'heads-note' }, 'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
+      return;
+    }
+    const slice = width / h;
+    for (let s = 0; s < h; s += 1) {
+      const cell = htmlElement('div', { class: 'heads-slice' }, null, sliceGrid);
+      const columns = `columns ${s * slice}\u2013${(s + 1) * slice - 1}`;
+      const job = h === JOBS_AT ? jobs[s] : null;
+      const title = htmlElement('p', { class: 'heads-slice-title' }, null, cell);
+      htmlElement('span', { class: 'heads-slice-name' }, `head ${s}`, title);
+      title.append(' \u00b7 ');
+      htmlElement('span', { class: 'heads-slice-columns' }, columns, title);
+      if (job) htmlElement('span', { class: 'heads-slice-job' }, job, title);
+      sliceMaps.push(createHeatmap(cell, {
+        rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+        rowTitle: 'query', colTitle: 'key', formatCell: () => '', idleText: '',
+        label: `head ${s} of ${h}, ${columns}${job ? `, ${job}` : ''}: weights, queries by keys`,
+      }));
+      sliceNotes.push(htmlElement('p', { class: 'heads-note' }, null, cell));
+    }
+  }
+
+  function render() {
+    const k = state.get('heads.k');
+    const h = 2 ** k;
+    slider.set(k);
+    try {
+      if (k !== shownK) {
+        buildSlices(h);
+        shownK = k;
+      }
+      const result = lab.multiHead(X, WQ, WK, WV, WO, h);
+      sliceTitle.textContent = h === 1
+        ? 'The slices: h = 1'
+        : `The ${h} slices: h = ${h}, each ${width / h} columns wide, d\u2096 = ${width / h}`;
+      result.heads.forEach((head, s) => {
+        if (!sliceMaps[s]) return;
+        sliceMaps[s].update(head.weights);
+        sliceMaps[s].highlightRow(IT);
+        const stats = lab.rowStats(head.weights);
+        sliceNotes[s].textContent = rowSpread(head.weights, IT) < EVEN
+          ? `${quoteToken(tokens[IT])}: ${formatWeight(stats.max[IT])} on every key`
+          : `${quoteToken(tokens[IT])}: most on ${keysAtMax(head.weights, IT, stats.max[IT]).map((j) => quoteToken(tokens[j])).join(' and ')}, ${formatWeight(stats.max[IT])}`;
+      });
+
+      // The full-width dot product over 16 columns is the sum of the h dot products over the slices.
+      const summed = sumOf(result.heads.map((head) => head.rawScores));
+      sumCheck.output.textContent = formatFixed(largestDifference(summed, full.rawScores), 3);
+      sumCheck.note.textContent = `(over all ${n * n} query\u2013key pairs, h = ${h})`;
+      const at = IT * n + CAT;
+      const parts = result.heads.map((head, s) => term(head.rawScores.data[at], s === 0));
+      example.output.textContent = `${parts.join(' ')} = ${formatFixed(summed.data[at], 3)}`;
+      example.note.textContent = `(full-width head: ${formatFixed(full.rawScores.data[at], 3)})`;
+
+      // Parameters: the core's count of the whole layer, and how it splits into matrices.
+      for (const [readout, d] of [[toyCount, width], [paperCount, PAPER_WIDTH]]) {
+        const { parameters, projectionParameters, outputParameters } = lab.cost({ n, dModel: d, heads: h });
+        readout.output.textContent = formatCount(parameters);
+        readout.note.textContent = `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`;
+      }
+
+      plotA.setMarker({ x: h, label: `h = ${h} here` });
+      problem.hidden = true;
+    } catch (error) {
+      problem.textContent = `The core could not compute this figure: ${error.message}`;
+      problem.hidden = false;
+    }
+  }
+
+  state.subscribe(['heads.k'], render);
+  render();
+}

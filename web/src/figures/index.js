@@ -1,0 +1,29 @@
+// Every figure of the page, by the name used in data-figure, in embed URLs and in the
+// <attention-figure name="…"> element. The page, the iframe embed and the element all mount
+// figures from this one list; figures never import each other.
+
+import * as allAtOnce from './all-at-once.js';
+import * as byHand from './by-hand.js';
+import * as checkYourself from './check-yourself.js';
+import * as cost from './cost.js';
+import * as heads from './heads.js';
+import * as lookup from './lookup.js';
+import * as map from './map.js';
+import * as mistakes from './mistakes.js';
+import * as roles from './roles.js';
+import * as temperature from './temperature.js';
+import * as whyScale from './why-scale.js';
+
+export const FIGURES = {
+  lookup,
+  'by-hand': byHand,
+  temperature,
+  'all-at-once': allAtOnce,
+  'why-scale': whyScale,
+  heads,
+  cost,
+  map,
+  roles,
+  mistakes,
+  'check-yourself': checkYourself,
+};

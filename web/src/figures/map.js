@@ -1,0 +1,94 @@
+// Figure "Reading an attention map": the four heads of the toy layer at h = 4, each drawn as
+// its n×n weight matrix and named by the job the core's toy projections were built for.
+// A query picker outlines the same row in all four maps and reads where each head puts that
+// query's largest weight; every cell's exact weight shows on hover and on keyboard focus.
+
+import { formatWeight, quoteToken } from '../lib/format.js';
+import { createHeatmap } from '../lib/heatmap.js';
+import { createPicker } from '../lib/picker.js';
+import { htmlElement } from '../lib/svg.js';
+
+const HEADS = 4; // the split at which the core names each slice's job
+const DEFAULT_QUERY = 7; // "it"
+const EVEN = 1e-9; // a row whose weights differ by less than this is spread evenly
+
+/** Largest minus smallest entry of row i: zero when a row spreads its weight evenly. */
+function rowSpread(m, i) {
+  const values = m.data.subarray(i * m.cols, (i + 1) * m.cols);
+  return Math.max(...values) - Math.min(...values);
+}
+
+/** Keys of row i that share the row's largest weight (more than one when the row has a tie). */
+function keysAtMax(m, i, largest) {
+  const keys = [];
+  for (let j = 0; j < m.cols; j += 1) if (largest - m.data[i * m.cols + j] < EVEN) keys.push(j);
+  return keys;
+}
+
+export function mount(element, { lab, state }) {
+  const sentence = lab.toySentence();
+  const tokens = Array.from(sentence.tokens);
+  const jobs = Array.from(sentence.headJobs);
+  const { X, WQ, WK, WV, WO } = sentence;
+  const n = tokens.length;
+  const slice = WQ.cols / HEADS;
+  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+
+  state.define('map.query', { type: 'integer', min: 0, max: n - 1, default: Math.min(DEFAULT_QUERY, n - 1) });
+
+  const body = htmlElement('div', { class: 'figure-body' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
+  const picker = createPicker(controls, {
+    label: 'query row to outline',
+    hint: 'The same row is outlined in all four maps. Point at, tap or tab to any cell for its exact weight.',
+    options: tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` })),
+    value: state.get('map.query'),
+    onChange: (value) => state.set('map.query', Number(value)),
+  });
+
+  const grid = htmlElement('div', { class: 'map-grid' }, null, body);
+  const heads = Array.from({ length: HEADS }, (_, s) => {
+    const job = jobs[s];
+    const panel = htmlElement('div', { class: 'map-head' }, null, grid);
+    const title = htmlElement('p', { class: 'panel-title' }, null, panel);
+    title.append(`head ${s} \u00b7 columns ${s * slice}\u2013${(s + 1) * slice - 1} \u00b7 `);
+    htmlElement('span', { class: 'map-job' }, job, title);
+    const heatmap = createHeatmap(panel, {
+      rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+      rowTitle: 'query', colTitle: 'key', pairJoiner: ' \u2192 ',
+      label: `head ${s} of ${HEADS}, built for \u201c${job}\u201d: weights, queries by keys`,
+      onActivateCell: (row) => state.set('map.query', row),
+    });
+    const note = htmlElement('p', { class: 'map-note' }, null, panel);
+    return { heatmap, note };
+  });
+  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+
+  let result = null;
+  try {
+    result = lab.multiHead(X, WQ, WK, WV, WO, HEADS);
+    result.heads.forEach((head, s) => heads[s].heatmap.update(head.weights));
+  } catch (error) {
+    problem.textContent = `The core could not compute this figure: ${error.message}`;
+    problem.hidden = false;
+  }
+
+  function render() {
+    const query = state.get('map.query');
+    picker.set(query);
+    if (!result) return;
+    result.heads.forEach((head, s) => {
+      const stats = lab.rowStats(head.weights);
+      heads[s].heatmap.highlightRow(query);
+      heads[s].note.textContent = rowSpread(head.weights, query) < EVEN
+        ? `Row ${tokenNames[query]}: spread evenly, ${formatWeight(stats.max[query])} on every key.`
+        : `Row ${tokenNames[query]}: largest weight ${formatWeight(stats.max[query])} on `
+          + `${keysAtMax(head.weights, query, stats.max[query]).map((j) => tokenNames[j]).join(' and ')}.`;
+    });
+  }
+
+  state.subscribe(['map.query'], render);
+  render();
+}

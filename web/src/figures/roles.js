@@ -1,0 +1,174 @@
+// Figure "Three roles, one formula": the same attention computed three ways, changing only
+// where the queries, keys and values come from. Encoder self-attention (the toy sentence
+// looks at itself), decoder self-attention (the same, but no token may look ahead: the causal
+// mask) and encoder–decoder attention (the French "le chat s'assit" asks, the English sentence
+// answers). A head picker shows the layer split into h heads. Every value is the core's.
+
+import { formatWeight, quoteToken } from '../lib/format.js';
+import { createHeatmap } from '../lib/heatmap.js';
+import { createPicker } from '../lib/picker.js';
+import { htmlElement, uniqueId } from '../lib/svg.js';
+
+const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
+const ROLES = ['encoder', 'decoder', 'cross'];
+
+/** "8 × 16", the way the page writes a shape. */
+function shapeText(m) {
+  return `${m.rows} \u00d7 ${m.cols}`;
+}
+
+/** The sum of every row of a matrix. */
+function rowSums(m) {
+  return Array.from({ length: m.rows }, (_, i) => {
+    let sum = 0;
+    for (let j = 0; j < m.cols; j += 1) sum += m.data[i * m.cols + j];
+    return sum;
+  });
+}
+
+/** A copy of `weights` with the cells the mask forbids set to NaN, which the heat map leaves blank. */
+function blankMasked(weights, mask) {
+  const data = Float64Array.from(weights.data, (v, k) => (mask.data[k] === 0 ? Number.NaN : v));
+  return { rows: weights.rows, cols: weights.cols, data };
+}
+
+export function mount(element, { lab, state }) {
+  const sentence = lab.toySentence();
+  const tokens = Array.from(sentence.tokens);
+  const crossTokens = Array.from(sentence.crossTokens);
+  const jobs = Array.from(sentence.headJobs ?? []);
+  const { X, WQ, WK, WV, WO, crossX } = sentence;
+  const n = tokens.length;
+  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+  const crossNames = crossTokens.map((token, i) => `${quoteToken(token)} (${i})`);
+  const causal = lab.causalMask(n);
+
+  const headChoices = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) => {
+    const job = h === jobs.length && jobs[i] ? `: ${jobs[i]}` : '';
+    return { value: `${h}-${i}`, text: h === 1 ? 'full width (h = 1)' : `h = ${h}, head ${i}${job}`, h, index: i };
+  }));
+
+  state.define('roles.role', { type: 'enum', values: ROLES, default: 'encoder' });
+  state.define('roles.head', { type: 'enum', values: headChoices.map((c) => c.value), default: headChoices[0].value });
+
+  const body = htmlElement('div', { class: 'figure-body' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  // Controls: a radio group for the role, a picker for the head.
+  const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
+  const fieldset = htmlElement('fieldset', { class: 'control-radios' }, null, controls);
+  htmlElement('legend', { class: 'control-label' }, 'attention role', fieldset);
+  const radioName = uniqueId('roles-role');
+  const roleText = {
+    encoder: 'encoder self-attention',
+    decoder: 'decoder self-attention (causal mask)',
+    cross: 'encoder\u2013decoder attention',
+  };
+  const radios = {};
+  for (const role of ROLES) {
+    const id = uniqueId('roles-radio');
+    const option = htmlElement('div', { class: 'control-radio' }, null, fieldset);
+    const input = htmlElement('input', { type: 'radio', id, name: radioName, value: role }, null, option);
+    htmlElement('label', { for: id }, roleText[role], option);
+    input.addEventListener('change', () => {
+      if (input.checked) state.set('roles.role', role);
+    });
+    radios[role] = input;
+  }
+  const picker = createPicker(controls, {
+    label: 'head',
+    options: headChoices,
+    value: state.get('roles.head'),
+    hint: 'h = 1 is one head over all 16 features; larger h gives narrower heads, each with its own map.',
+    onChange: (value) => state.set('roles.head', value),
+  });
+
+  // One panel per role, only the chosen one shown: their maps differ in shape.
+  const panels = htmlElement('div', { class: 'figure-panels roles-panels' }, null, body);
+  const notes = { title: 'row sum', name: 'row sum', chars: 5 };
+  const views = {};
+  const makeView = (role, { rowLabels, rowNames, rowTitle, colTitle, label, sources }) => {
+    const mapPanel = htmlElement('div', { class: 'figure-panel roles-view', 'data-role': role }, null, panels);
+    const title = htmlElement('p', { class: 'panel-title' }, null, mapPanel);
+    const heatmap = createHeatmap(mapPanel, {
+      rowLabels, colLabels: tokens, rowNames, colNames: tokenNames, rowTitle, colTitle, label, rowNotes: notes,
+    });
+    views[role] = { panel: mapPanel, title, heatmap, rowLabels, rowNames, sources };
+  };
+  makeView('encoder', {
+    rowLabels: tokens, rowNames: tokenNames, rowTitle: 'query', colTitle: 'key',
+    label: 'encoder self-attention weights, queries by keys',
+    sources: { queries: ['the encoder\u2019s tokens', X], keys: ['the same tokens', X], values: ['the same tokens', X] },
+  });
+  makeView('decoder', {
+    rowLabels: tokens, rowNames: tokenNames, rowTitle: 'query', colTitle: 'key',
+    label: 'decoder self-attention weights with the causal mask, queries by keys',
+    sources: {
+      queries: ['the decoder\u2019s tokens so far', X],
+      keys: ['the same tokens, up to the query\u2019s own position', X],
+      values: ['the same tokens, up to the query\u2019s own position', X],
+    },
+  });
+  makeView('cross', {
+    rowLabels: crossTokens, rowNames: crossNames, rowTitle: 'decoder query', colTitle: 'encoder key',
+    label: 'encoder\u2013decoder attention weights, decoder queries by encoder keys',
+    sources: {
+      queries: [`the decoder\u2019s tokens ${quoteToken(crossTokens.join(' '))}`, crossX],
+      keys: [`the encoder\u2019s tokens ${quoteToken(tokens.join(' '))}`, X],
+      values: ['the encoder\u2019s tokens', X],
+    },
+  });
+
+  const side = htmlElement('div', { class: 'figure-panel roles-side' }, null, panels);
+  htmlElement('p', { class: 'panel-title' }, 'Where Q, K and V come from', side);
+  const sourceList = htmlElement('dl', { class: 'roles-sources' }, null, side);
+  const sourceRows = {};
+  for (const [key, label] of [['queries', 'Q (queries) from'], ['keys', 'K (keys) from'], ['values', 'V (values) from'], ['weights', 'weights']]) {
+    htmlElement('dt', {}, label, sourceList);
+    sourceRows[key] = htmlElement('dd', {}, null, sourceList);
+  }
+  htmlElement('p', { class: 'panel-title roles-top-title', id: uniqueId('roles-top') }, 'Strongest key for each query', side);
+  const topList = htmlElement('ul', { class: 'roles-top', 'aria-labelledby': side.lastChild.id }, null, side);
+  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+
+  function compute(role, h) {
+    if (role === 'cross') return lab.crossMultiHead(crossX, X, WQ, WK, WV, WO, h);
+    return lab.multiHead(X, WQ, WK, WV, WO, h, { mask: role === 'decoder' ? 'causal' : null });
+  }
+
+  function render() {
+    const role = state.get('roles.role');
+    const choice = headChoices.find((c) => c.value === state.get('roles.head'));
+    radios[role].checked = true;
+    picker.set(choice.value);
+    for (const [name, view] of Object.entries(views)) view.panel.hidden = name !== role;
+    const view = views[role];
+    try {
+      const { weights } = compute(role, choice.h).heads[choice.index];
+      const shown = role === 'decoder' ? blankMasked(weights, causal) : weights;
+      view.heatmap.update(shown);
+      view.heatmap.setRowNotes(rowSums(weights).map(formatWeight));
+      view.title.textContent = `${roleText[role]}: ${choice.text}`;
+
+      for (const key of ['queries', 'keys', 'values']) {
+        const [where, m] = view.sources[key];
+        sourceRows[key].textContent = `${where} (${shapeText(m)})`;
+      }
+      sourceRows.weights.textContent = `${shapeText(weights)}: one row per query, one column per key`;
+
+      const stats = lab.rowStats(weights);
+      topList.replaceChildren();
+      view.rowLabels.forEach((token, i) => {
+        const top = stats.argmax[i];
+        htmlElement('li', {}, `${view.rowNames[i]} \u2192 ${tokenNames[top]}, ${formatWeight(stats.max[i])}`, topList);
+      });
+      problem.hidden = true;
+    } catch (error) {
+      problem.textContent = `The core could not compute this figure: ${error.message}`;
+      problem.hidden = false;
+    }
+  }
+
+  state.subscribe(['roles.role', 'roles.head'], render);
+  render();
+}

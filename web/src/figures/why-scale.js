@@ -1,0 +1,308 @@
+// Figure "Why divide by √d_k": part A puts the lesson's small examples side by side (two and
+// four keys whose raw scores are one standard deviation √d_k wide, softmaxed with and without
+// the division), part B runs the width experiment: random queries against m random keys at
+// every width d_k = 2 … 1024, unscaled and scaled. All weights, entropies, gradient factors and
+// averages come from the WebAssembly core; this module only arranges them.
+
+import { createBars } from '../lib/bars.js';
+import { formatCount, formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format.js';
+import { createPicker } from '../lib/picker.js';
+import { createPlot } from '../lib/plot.js';
+import { createSlider } from '../lib/slider.js';
+import { htmlElement, uniqueId } from '../lib/svg.js';
+
+// Part A: widths whose square root is a whole number, so the raw scores stay readable.
+const WIDTH_CHOICES = ['4', '16', '64', '256', '1024'];
+const DEFAULT_WIDTH = '64';
+// The scores after the division: one key ahead by one (or two) standard deviations.
+const EXAMPLES = [
+  { id: 'two', title: 'Two keys', scaled: [1, 0] },
+  { id: 'four', title: 'Four keys', scaled: [2, 0, 0, 0] },
+];
+
+// Part B: the experiment's fixed settings. A fixed seed makes every number reproducible.
+const MAX_LOG2 = 10; // widths 2^1 … 2^10
+const SEED = 1;
+const FULL_TRIALS = 2000;
+// widthExperiment at m = 64 and 2000 trials took about 100 ms in Chromium on the build machine,
+// too slow for every tick of a drag: while a slider moves, a tenth of the trials is used.
+const PREVIEW_TRIALS = 200;
+const KEYS = { min: 2, max: 64, default: 10 };
+const MARKER = { min: 1, max: MAX_LOG2, default: 6 };
+
+const SUBSCRIPT_K = 'd\u2096';
+const SQRT = '\u221a';
+
+/**
+ * A probability printed with as many decimals as it takes to tell it from 0 or 1:
+ * 0.731, 0.9997, 0.0003, 0.9999997, and 1.1×10⁻⁷ for the tiny ones.
+ */
+function formatProbability(p) {
+  if (!Number.isFinite(p)) return String(p);
+  if (p > 0 && p < 1e-4) {
+    const [mantissa, exponent] = p.toExponential(1).split('e');
+    const superscript = exponent.replace('-', '\u207b').replace(/\d/g, (d) => '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'[d]);
+    return `${mantissa}\u00d710${superscript.replace('+', '')}`;
+  }
+  const nearest = Math.min(p, 1 - p);
+  const decimals = nearest >= 1e-3 ? 3 : Math.min(9, Math.ceil(-Math.log10(nearest)));
+  return formatFixed(p, decimals);
+}
+
+/** A labelled <output>, found by screen readers and tests through its label. */
+function createReadout(parent, label) {
+  const id = uniqueId('readout');
+  const line = htmlElement('p', { class: 'readout' }, null, parent);
+  const labelNode = htmlElement('label', { for: id, class: 'readout-label' }, label, line);
+  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
+  const note = htmlElement('span', { class: 'readout-note' }, null, line);
+  return { line, labelNode, output, note };
+}
+
+function oneRow(values) {
+  return { rows: 1, cols: values.length, data: Float64Array.from(values) };
+}
+
+export function mount(element, { lab, state }) {
+  state.define('why-scale.dk', { type: 'enum', values: WIDTH_CHOICES, default: DEFAULT_WIDTH });
+  state.define('why-scale.keys', { type: 'integer', min: KEYS.min, max: KEYS.max, default: KEYS.default });
+  state.define('why-scale.marker', { type: 'integer', min: MARKER.min, max: MARKER.max, default: MARKER.default });
+
+  const body = htmlElement('div', { class: 'figure-body why-scale' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  // ---- Part A: the small examples ---------------------------------------------------------
+  const partA = htmlElement('div', { class: 'why-scale-part' }, null, body);
+  htmlElement('h3', { class: 'why-scale-part-title' }, 'A. One wide score, with and without the division', partA);
+  const controlsA = htmlElement('div', { class: 'figure-controls' }, null, partA);
+  const widthPicker = createPicker(controlsA, {
+    label: `key width ${SUBSCRIPT_K}`,
+    hint: `The raw scores are ${SQRT}${SUBSCRIPT_K} times the scaled ones: one standard deviation of a ${SUBSCRIPT_K}-term dot product.`,
+    options: WIDTH_CHOICES.map((value) => ({ value, text: value })),
+    value: state.get('why-scale.dk'),
+    onChange: (value) => state.set('why-scale.dk', value),
+  });
+
+  const examplesNode = htmlElement('div', { class: 'figure-panels why-scale-examples' }, null, partA);
+  const examples = EXAMPLES.map((example) => {
+    const panel = htmlElement('div', { class: 'figure-panel' }, null, examplesNode);
+    htmlElement('p', { class: 'panel-title' }, example.title, panel);
+    const labels = example.scaled.map((_, i) => `key ${i + 1}`);
+    const rawTitle = htmlElement('p', { class: 'why-scale-bars-title' }, null, panel);
+    const rawBars = createBars(panel, {
+      labels, label: `${example.title.toLowerCase()}, softmax of the raw scores`,
+      format: formatProbability, formatExact: formatProbability, valueChars: 10,
+    });
+    const scaledTitle = htmlElement('p', { class: 'why-scale-bars-title' }, null, panel);
+    const scaledBars = createBars(panel, {
+      labels, label: `${example.title.toLowerCase()}, softmax after dividing by ${SQRT}${SUBSCRIPT_K}`,
+      format: formatProbability, formatExact: formatProbability, valueChars: 10,
+    });
+    const readouts = htmlElement('div', { class: 'readouts' }, null, panel);
+    const lower = example.title.toLowerCase();
+    return {
+      ...example,
+      rawTitle, scaledTitle, rawBars, scaledBars,
+      rawFactor: createReadout(readouts, `${lower}: p(1\u2212p) of the top weight, raw`),
+      scaledFactor: createReadout(readouts, `${lower}: p(1\u2212p) of the top weight, scaled`),
+      ratio: createReadout(readouts, `${lower}: gradient factor grows by`),
+    };
+  });
+  const problemA = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, partA);
+
+  function renderExamples() {
+    const widthText = state.get('why-scale.dk');
+    const width = Number(widthText);
+    widthPicker.set(widthText);
+    try {
+      // The input scores: the scaled ones stretched back by √d_k. The core does the dividing
+      // (softmax at temperature √d_k) and everything after it.
+      const root = Math.sqrt(width);
+      for (const example of examples) {
+        const raw = example.scaled.map((s) => s * root);
+        const rawWeights = lab.softmax(oneRow(raw));
+        const scaledWeights = lab.softmax(oneRow(raw), { tau: root });
+        const rawTop = lab.rowStats(rawWeights).argmax[0];
+        const scaledTop = lab.rowStats(scaledWeights).argmax[0];
+        const rawFactor = lab.gradientFactor(rawWeights).data[rawTop];
+        const scaledFactor = lab.gradientFactor(scaledWeights).data[scaledTop];
+
+        example.rawTitle.textContent = `raw scores (${raw.map((v) => formatSignificant(v, 4)).join(', ')}) \u2192 softmax`;
+        example.scaledTitle.textContent =
+          `divided by ${SQRT}${width} = ${formatSignificant(root, 4)}: (${example.scaled.join(', ')}) \u2192 softmax`;
+        example.rawBars.update(rawWeights.data, { highlight: rawTop });
+        example.scaledBars.update(scaledWeights.data, { highlight: scaledTop });
+        example.rawFactor.output.textContent = formatProbability(rawFactor);
+        example.scaledFactor.output.textContent = formatProbability(scaledFactor);
+        const ratio = scaledFactor / rawFactor;
+        example.ratio.output.textContent = `${ratio < 1000 ? formatSignificant(ratio, 3) : formatCount(ratio)}\u00d7`;
+        example.ratio.note.textContent = 'scaled \u00f7 raw';
+      }
+      problemA.hidden = true;
+    } catch (error) {
+      problemA.textContent = `The core could not compute this part: ${error.message}`;
+      problemA.hidden = false;
+    }
+  }
+
+  // ---- Part B: the width experiment ---------------------------------------------------------
+  const partB = htmlElement('div', { class: 'why-scale-part' }, null, body);
+  htmlElement('h3', { class: 'why-scale-part-title' }, 'B. Random queries and keys at every width', partB);
+  const controlsB = htmlElement('div', { class: 'figure-controls' }, null, partB);
+  let dragging = false; // true while a slider's input event is being handled
+  const keysSlider = createSlider(controlsB, {
+    label: 'keys m',
+    hint: 'How many random keys each random query is compared with.',
+    min: KEYS.min, max: KEYS.max, step: 1,
+    value: state.get('why-scale.keys'),
+    format: (v) => String(v),
+    onInput: (value) => {
+      dragging = true;
+      state.set('why-scale.keys', value);
+      dragging = false;
+    },
+  });
+  const markerSlider = createSlider(controlsB, {
+    label: 'marker at d\u2096 = 2^k',
+    hint: 'Moves the dashed line; the four numbers below are read there.',
+    min: MARKER.min, max: MARKER.max, step: 1,
+    value: state.get('why-scale.marker'),
+    format: (k) => `${2 ** k} (k = ${k})`,
+    onInput: (value) => state.set('why-scale.marker', value),
+  });
+  const trialsNote = htmlElement('p', { class: 'why-scale-trials' }, null, partB);
+
+  const plotsNode = htmlElement('div', { class: 'figure-panels why-scale-plots' }, null, partB);
+  const maxPanel = htmlElement('div', { class: 'figure-panel' }, null, plotsNode);
+  htmlElement('p', { class: 'panel-title' }, 'Mean largest weight', maxPanel);
+  const maxPlot = createPlot(maxPanel, {
+    label: 'mean largest weight against key width, unscaled and scaled',
+    xLabel: `key width ${SUBSCRIPT_K} (log scale)`, yLabel: 'mean largest weight',
+    xScale: 'log2', xDomain: [2, 2 ** MAX_LOG2], yDomain: [0, 1],
+  });
+  const entropyPanel = htmlElement('div', { class: 'figure-panel' }, null, plotsNode);
+  htmlElement('p', { class: 'panel-title' }, 'Mean entropy of a row', entropyPanel);
+  const entropyPlot = createPlot(entropyPanel, {
+    label: 'mean entropy in nats against key width, unscaled and scaled',
+    xLabel: `key width ${SUBSCRIPT_K} (log scale)`, yLabel: 'mean entropy (nats)',
+    xScale: 'log2', xDomain: [2, 2 ** MAX_LOG2],
+  });
+
+  const readoutsB = htmlElement('div', { class: 'readouts why-scale-readouts' }, null, partB);
+  const readUnscaledMax = createReadout(readoutsB, 'unscaled mean largest weight');
+  const readScaledMax = createReadout(readoutsB, 'scaled mean largest weight');
+  const readUnscaledEntropy = createReadout(readoutsB, 'unscaled mean entropy');
+  const readScaledEntropy = createReadout(readoutsB, 'scaled mean entropy');
+  const readFlat = createReadout(readoutsB, 'every key equal');
+  const problemB = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, partB);
+
+  const fullResults = new Map(); // keys m → the experiment at FULL_TRIALS, computed once
+  let shown = null; // { keys, trials, result, flat }
+  let previewFrame = 0;
+
+  function runExperiment(keys, trials) {
+    if (fullResults.has(keys)) return { trials: FULL_TRIALS, result: fullResults.get(keys) };
+    const result = lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED });
+    if (trials === FULL_TRIALS) fullResults.set(keys, result);
+    return { trials, result };
+  }
+
+  /** Reference row: every one of m keys weighted equally (its max and entropy, from the core). */
+  function flatRow(keys) {
+    const stats = lab.rowStats(oneRow(new Array(keys).fill(1 / keys)));
+    return { max: stats.max[0], entropy: stats.entropy[0] };
+  }
+
+  function compute(trials) {
+    const keys = state.get('why-scale.keys');
+    try {
+      const run = runExperiment(keys, trials);
+      shown = { keys, ...run, flat: flatRow(keys) };
+      drawExperiment();
+      problemB.hidden = true;
+    } catch (error) {
+      problemB.textContent = `The core could not run the experiment: ${error.message}`;
+      problemB.hidden = false;
+    }
+  }
+
+  function commit() {
+    cancelAnimationFrame(previewFrame);
+    previewFrame = 0;
+    if (shown && shown.keys === state.get('why-scale.keys') && shown.trials === FULL_TRIALS) return;
+    compute(FULL_TRIALS);
+  }
+
+  function schedulePreview() {
+    if (previewFrame) return;
+    previewFrame = requestAnimationFrame(() => {
+      previewFrame = 0;
+      compute(PREVIEW_TRIALS);
+    });
+  }
+
+  function drawExperiment() {
+    const { keys, trials, result, flat } = shown;
+    const widths = Array.from(result.widths);
+    const k = state.get('why-scale.marker');
+    const index = widths.indexOf(2 ** k);
+    const marker = { x: 2 ** k, label: `d\u2096 = ${2 ** k}` };
+    const flatSeries = (value) => ({ name: `every key equal (${keys} keys)`, x: widths, y: widths.map(() => value) });
+
+    maxPlot.update({
+      series: [
+        { name: 'unscaled: q\u00b7k', x: widths, y: Array.from(result.unscaled.meanMax) },
+        { name: `scaled: q\u00b7k / ${SQRT}${SUBSCRIPT_K}`, x: widths, y: Array.from(result.scaled.meanMax) },
+        flatSeries(flat.max),
+      ],
+      marker,
+    });
+    entropyPlot.update({
+      series: [
+        { name: 'unscaled: q\u00b7k', x: widths, y: Array.from(result.unscaled.meanEntropy) },
+        { name: `scaled: q\u00b7k / ${SQRT}${SUBSCRIPT_K}`, x: widths, y: Array.from(result.scaled.meanEntropy) },
+        flatSeries(flat.entropy),
+      ],
+      marker,
+      // Room above the flat row's entropy, the ceiling of every curve, in steps of half a nat.
+      yDomain: [0, Math.ceil((flat.entropy + 0.1) * 2) / 2],
+    });
+
+    const at = `at ${SUBSCRIPT_K} = ${2 ** k}`;
+    readUnscaledMax.labelNode.textContent = `unscaled mean largest weight ${at}`;
+    readScaledMax.labelNode.textContent = `scaled mean largest weight ${at}`;
+    readUnscaledEntropy.labelNode.textContent = `unscaled mean entropy ${at}`;
+    readScaledEntropy.labelNode.textContent = `scaled mean entropy ${at}`;
+    readUnscaledMax.output.textContent = formatWeight(result.unscaled.meanMax[index]);
+    readScaledMax.output.textContent = formatWeight(result.scaled.meanMax[index]);
+    readUnscaledEntropy.output.textContent = formatNats(result.unscaled.meanEntropy[index]);
+    readScaledEntropy.output.textContent = formatNats(result.scaled.meanEntropy[index]);
+    readFlat.labelNode.textContent = `every one of ${keys} keys equal`;
+    readFlat.output.textContent = `${formatWeight(flat.max)}, ${formatNats(flat.entropy)}`;
+    readFlat.note.textContent = '(weight, entropy: the flattest a row can be)';
+
+    const preview = trials < FULL_TRIALS;
+    trialsNote.textContent = preview
+      ? `Preview from T = ${trials} random queries per width while the slider moves; let go for T = ${FULL_TRIALS}.`
+      : `Averages over T = ${trials} random queries per width, each against ${keys} random keys, ` +
+        `all entries drawn from N(0, 1) with seed ${SEED}.`;
+    trialsNote.classList.toggle('why-scale-preview', preview);
+  }
+
+  // Release of a drag (or a key press) commits the full run.
+  for (const type of ['change', 'pointerup', 'keyup']) keysSlider.input.addEventListener(type, commit);
+
+  state.subscribe(['why-scale.dk'], renderExamples);
+  state.subscribe(['why-scale.keys'], () => {
+    keysSlider.set(state.get('why-scale.keys'));
+    if (dragging) schedulePreview();
+    else commit();
+  });
+  state.subscribe(['why-scale.marker'], () => {
+    markerSlider.set(state.get('why-scale.marker'));
+    if (shown) drawExperiment();
+  });
+
+  renderExamples();
+  compute(FULL_TRIALS);
+}
