@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build-core.sh wasm
 node scripts/build-web.mjs
-exec node scripts/serve.mjs --root build/web "$@"
+# Served with the same strict Content-Security-Policy the tests use.
+exec node scripts/serve.mjs --root build/web --csp "$@"

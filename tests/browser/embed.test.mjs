@@ -38,7 +38,7 @@ function watchProblems(page) {
 async function copiedSnippets() {
   const { page } = await session.openPage({ search: '?temperature.query=2&temperature.tau=0.5' });
   const figure = page.locator('#figure-temperature');
-  await figure.getByText('Embed code', { exact: true }).click();
+  await figure.getByRole('button', { name: 'Embed code', exact: true }).click();
   const iframe = await figure.getByLabel('As an iframe, with the script that sizes it').inputValue();
   const element = await figure.getByLabel('As an element, with its script').inputValue();
   return { iframe, element };
@@ -146,6 +146,9 @@ test('embed.html shows one figure, keeps its settings in its URL, and reports ba
   assert.match(notices, /<img src=x onerror=alert\(1\)>/, 'the markup is shown as text');
   assert.equal(await bad.page.locator('img[src="x"]').count(), 0);
   assert.equal(dialogs, 0);
+
+  const extra = await session.openPage({ search: 'embed.html?figure=temperature&taux=3' });
+  assert.match(await extra.page.getByRole('status', { name: 'Notes about the link' }).innerText(), /does not have \(taux\)/);
 
   const unknown = await session.openPage({ search: 'embed.html?figure=nonsense' });
   assert.match(await unknown.page.getByRole('alert').innerText(), /no figure called “nonsense”.*temperature/);

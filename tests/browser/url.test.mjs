@@ -50,7 +50,7 @@ async function figuresOnPage() {
   return catalogue;
 }
 
-test('every figure has settings, each a prefixed key with a usable schema', async () => {
+test('every setting of every figure is a prefixed key with a second valid value', async () => {
   const figures = await figuresOnPage();
   assert.ok(figures.length >= 5, `figures: ${figures.map((f) => f.name).join(', ')}`);
   for (const { name, schemas } of figures) {
@@ -94,6 +94,8 @@ test('for every figure: each setting in the URL shows in the controls, and Copy 
     assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(keys.map((k) => [k, String(all[k])])),
       `${name}: the link carries exactly the figure's settings`);
     const reopened = await open(`${link.search}${link.hash}`);
+    const top = await reopened.page.locator(`#figure-${name}`).evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(top > -2 && top < 900 / 2, `${name}: the link scrolls to its figure once the page has drawn (top at ${top}px)`);
     assert.deepEqual(await controlSnapshot(reopened.page, name), shown, `${name}: the copied link reproduces the controls`);
     assert.deepEqual(await valuesOf(reopened.page, keys), all);
     assert.equal(await copyLink(reopened.page, name), link.href, `${name}: copying again gives the same link`);

@@ -71,6 +71,8 @@ async function start() {
   try {
     const lab = await labReady;
     FIGURES[figureName].mount(figure, { lab, state });
+    const unknown = state.unknownParams().map((param) => param.slice(figureName.length + 1).slice(0, 40));
+    if (unknown.length) showNotice(`The link names settings this figure does not have (${unknown.slice(0, 5).join(', ')}); ignored.`);
     addFigureToolbar(figure, {
       figureName, state, embedBase: new URL('./', location.href), pageUrl: new URL('index.html', location.href),
     });

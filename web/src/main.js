@@ -3,6 +3,7 @@
 // data-figure. Figures are independent: one failing leaves the others working.
 
 import { labReady } from './core.js';
+import { debounce } from './lib/debounce.js';
 import { createStore } from './lib/state.js';
 import { addFigureToolbar } from './lib/figure-toolbar.js';
 import { FIGURES } from './figures/index.js';
@@ -18,13 +19,6 @@ function showNotice(message) {
   noticeList.hidden = false;
 }
 
-function debounce(action, delay) {
-  let timer = null;
-  return (...args) => {
-    clearTimeout(timer);
-    timer = setTimeout(() => action(...args), delay);
-  };
-}
 
 const state = createStore({
   search: location.search,
@@ -70,6 +64,24 @@ window.attentionLab = Object.freeze({
   value: (key) => state.get(key),
 });
 
+// A link to #figure-<name> (as "Copy link" makes) is scrolled to by the browser before the
+// figures above it have drawn and grown; scroll to it again once they have, unless the
+// reader has already moved on their own.
+let readerScrolled = false;
+for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
+  addEventListener(type, () => { readerScrolled = true; }, { once: true, passive: true });
+}
+function rescrollToHash() {
+  if (readerScrolled || location.hash.length < 2) return;
+  let id;
+  try {
+    id = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return; // a malformed hash: leave the page where it is
+  }
+  document.getElementById(id)?.scrollIntoView();
+}
+
 async function start() {
   const figures = [...document.querySelectorAll('[data-figure]')];
   for (const figure of figures) setStatus(figure, 'Starting the WebAssembly core\u2026');
@@ -104,6 +116,7 @@ async function start() {
     }
   }
   noticeUnknownSettings(mounted);
+  rescrollToHash();
   // A hook for tests and screenshots: every figure has had its chance to mount.
   document.documentElement.dataset.labReady = 'true';
 }

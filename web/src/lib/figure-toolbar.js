@@ -179,6 +179,7 @@ export function addFigureToolbar(figureElement, options) {
     const link = figureLink({ state, figureName, pageUrl: pageUrl() });
     linkField.value = link;
     const copied = await copyText(link, linkField);
+    if (copied) linkBox.hidden = true; // shown only while a manual copy is needed
     say(copied ? 'Link copied: it opens this figure with its current settings.'
       : 'The browser would not copy: the link is selected above, press Ctrl+C (\u2318C on a Mac).');
   });
