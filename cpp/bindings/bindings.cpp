@@ -114,6 +114,16 @@ val from_attention(const AttentionResult& r) {
   return js;
 }
 
+val from_multi_head(const MultiHeadResult& r) {
+  val heads = val::array();
+  for (const auto& head : r.heads) heads.call<void>("push", from_attention(head));
+  val js = val::object();
+  js.set("heads", heads);
+  js.set("concat", from_matrix(r.concat));
+  js.set("output", from_matrix(r.output));
+  return js;
+}
+
 val js_attention(val q, val k, val v, double tau, double scale, int mask_kind, val mask, int axis) {
   return guarded([&] {
     const Matrix Q = to_matrix(q, "Q");
@@ -151,13 +161,7 @@ val js_multi_head(val x, val wq, val wk, val wv, val wo, double heads, double ta
     const MultiHeadResult r = multi_head_attention(X, to_matrix(wq, "W_Q"), to_matrix(wk, "W_K"),
                                                    to_matrix(wv, "W_V"), to_matrix(wo, "W_O"),
                                                    whole("heads h", heads, 1, 4096), options);
-    val heads_js = val::array();
-    for (const auto& head : r.heads) heads_js.call<void>("push", from_attention(head));
-    val js = val::object();
-    js.set("heads", heads_js);
-    js.set("concat", from_matrix(r.concat));
-    js.set("output", from_matrix(r.output));
-    return js;
+    return from_multi_head(r);
   });
 }
 
@@ -168,14 +172,8 @@ val js_cross_multi_head(val xq, val xkv, val wq, val wk, val wv, val wo, double 
     const MultiHeadResult r =
         multi_head_attention(to_matrix(xq, "X (queries)"), to_matrix(xkv, "X (keys and values)"), to_matrix(wq, "W_Q"),
                              to_matrix(wk, "W_K"), to_matrix(wv, "W_V"), to_matrix(wo, "W_O"),
-                                                   whole("heads h", heads, 1, 4096), options);
-    val heads_js = val::array();
-    for (const auto& head : r.heads) heads_js.call<void>("push", from_attention(head));
-    val js = val::object();
-    js.set("heads", heads_js);
-    js.set("concat", from_matrix(r.concat));
-    js.set("output", from_matrix(r.output));
-    return js;
+                             whole("heads h", heads, 1, 4096), options);
+    return from_multi_head(r);
   });
 }
 

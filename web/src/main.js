@@ -6,11 +6,18 @@ import { labReady } from './core.js';
 import { debounce } from './lib/debounce.js';
 import { createStore } from './lib/state.js';
 import { addFigureToolbar } from './lib/figure-toolbar.js';
+import { scrollableWhenOverflowing } from './lib/scroll-region.js';
 import { FIGURES } from './figures/index.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick
 
 const noticeList = document.getElementById('notices');
+
+// A display formula that is wider than a narrow screen scrolls sideways; while it does, it is
+// a named tab stop so the keyboard can scroll it too.
+for (const formula of document.querySelectorAll('.tex-display')) {
+  scrollableWhenOverflowing(formula, 'formula, scrolls sideways');
+}
 
 function showNotice(message) {
   const item = document.createElement('li');

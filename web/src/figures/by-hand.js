@@ -17,6 +17,7 @@ import attendOneHeader from '../../../cpp/teaching/attend_one.hpp';
 import { matrix, row } from '../../../cpp/bindings/attention-lab.js';
 import { formatFixed, formatSignificant } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
+import { scrollableWhenOverflowing } from '../lib/scroll-region.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
 
 const NAME = 'by-hand';
@@ -464,6 +465,7 @@ export function mount(element, { lab, state }) {
   // The running table: all four steps for the current query, the current one outlined.
   const tableWrap = htmlElement('div', { class: 'by-hand-table-wrap' }, null, right);
   const table = htmlElement('table', { class: 'by-hand-table' }, null, tableWrap);
+  scrollableWhenOverflowing(tableWrap, 'table of the four steps, scrolls sideways');
   htmlElement('caption', {}, 'All four steps for the current query', table);
   const headRow = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
   htmlElement('th', { scope: 'col' }, 'step', headRow);
@@ -502,7 +504,9 @@ export function mount(element, { lab, state }) {
     rowLabels: tokenLabels, colLabels: tokenLabels, rowTitle: 'query', colTitle: 'key',
     label: 'weights of every token over every token', formatCell: (v) => formatFixed(v, 3),
   });
-  const fullTable = htmlElement('table', { class: 'by-hand-table' }, null, htmlElement('div', { class: 'figure-panel by-hand-table-wrap' }, null, fullPanels));
+  const fullTableWrap = htmlElement('div', { class: 'figure-panel by-hand-table-wrap' }, null, fullPanels);
+  const fullTable = htmlElement('table', { class: 'by-hand-table' }, null, fullTableWrap);
+  scrollableWhenOverflowing(fullTableWrap, 'table of every token, scrolls sideways');
   htmlElement('caption', {}, 'Scaled scores and output of each token', fullTable);
   const fullHeadRow = htmlElement('tr', {}, null, htmlElement('thead', {}, null, fullTable));
   for (const label of ['query', 'scaled scores', 'output']) htmlElement('th', { scope: 'col' }, label, fullHeadRow);

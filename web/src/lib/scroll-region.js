@@ -8,6 +8,7 @@
 // Usage: scrollableWhenOverflowing(element, 'formula, scrolls sideways')
 
 const labels = new WeakMap(); // element → its accessible name while it overflows
+const watched = new Set();
 let observer = null;
 
 function scrollsIn(style, axis) {
@@ -40,7 +41,8 @@ function update(element) {
 
 /**
  * Makes `element` a named tab stop exactly while its content overflows it.
- * The element should have overflow-x (or overflow-y) auto or scroll in CSS.
+ * The element should have overflow-x (or overflow-y) auto or scroll in CSS. The first check
+ * runs with the observer's first report, before the next frame is painted.
  */
 export function scrollableWhenOverflowing(element, label) {
   if (!observer) {
@@ -48,13 +50,11 @@ export function scrollableWhenOverflowing(element, label) {
     observer = new ResizeObserver((entries) => {
       for (const entry of entries) update(labels.has(entry.target) ? entry.target : entry.target.parentElement);
     });
-    document.fonts?.ready.then(() => {
-      for (const box of document.querySelectorAll('[data-scroll-region-watch]')) update(box);
-    });
+    // A math or monospace font that arrives late changes widths without resizing any box.
+    document.fonts?.ready.then(() => { for (const box of watched) update(box); });
   }
   labels.set(element, label);
-  element.dataset.scrollRegionWatch = '';
+  watched.add(element);
   observer.observe(element);
   if (element.firstElementChild) observer.observe(element.firstElementChild);
-  update(element);
 }
