@@ -136,6 +136,16 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       return core.rowStats(checkMatrix('weights', weights));
     },
 
+    /** The sum of every row and of every column: { rows, cols } Float64Arrays. */
+    sums(m) {
+      return core.sums(checkMatrix('matrix', m));
+    },
+
+    /** max |a_ij − b_ij| over two matrices of the same shape (0 for S against Sᵀ when S is symmetric). */
+    maxAbsDifference(a, b) {
+      return core.maxAbsDifference(checkMatrix('a', a), checkMatrix('b', b));
+    },
+
     /** The softmax gradient factor p(1−p), element-wise over a 1-row or any matrix. */
     gradientFactor(p) {
       return asMatrix(core.gradientFactor(checkMatrix('p', p)));

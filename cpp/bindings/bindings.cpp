@@ -198,6 +198,20 @@ val js_row_stats(val weights) {
   });
 }
 
+val js_sums(val m) {
+  return guarded([&] {
+    const Sums s = sums(to_matrix(m, "matrix"));
+    val js = val::object();
+    js.set("rows", float64_array(s.rows.data(), s.rows.size()));
+    js.set("cols", float64_array(s.cols.data(), s.cols.size()));
+    return js;
+  });
+}
+
+val js_max_abs_difference(val a, val b) {
+  return guarded([&] { return val(max_abs_difference(to_matrix(a, "a"), to_matrix(b, "b"))); });
+}
+
 val js_gradient_factor(val p) {
   return guarded([&] { return from_matrix(gradient_factor(to_matrix(p, "p"))); });
 }
@@ -310,6 +324,8 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
   emscripten::function("crossMultiHead", &js_cross_multi_head);
   emscripten::function("additiveScores", &js_additive_scores);
   emscripten::function("rowStats", &js_row_stats);
+  emscripten::function("sums", &js_sums);
+  emscripten::function("maxAbsDifference", &js_max_abs_difference);
   emscripten::function("gradientFactor", &js_gradient_factor);
   emscripten::function("softmaxJacobian", &js_softmax_jacobian);
   emscripten::function("widthExperiment", &js_width_experiment);

@@ -19,6 +19,22 @@ RowStats row_stats(MatrixIn weights) {
   return stats;
 }
 
+Sums sums(MatrixIn m) {
+  check::not_empty("matrix", m.rows(), m.cols());
+  check::all_finite("matrix", m);
+  return {m.rowwise().sum(), m.colwise().sum().transpose()};
+}
+
+double max_abs_difference(MatrixIn a, MatrixIn b) {
+  check::not_empty("a", a.rows(), a.cols());
+  if (a.rows() != b.rows() || a.cols() != b.cols()) {
+    throw std::invalid_argument("a (" + check::shape_of(a) + ") and b (" + check::shape_of(b) + ") must have the same shape");
+  }
+  check::all_finite("a", a);
+  check::all_finite("b", b);
+  return (a - b).cwiseAbs().maxCoeff();
+}
+
 Matrix gradient_factor(MatrixIn probabilities) {
   check::not_empty("probabilities", probabilities.rows(), probabilities.cols());
   check::all_finite("probabilities", probabilities);

@@ -13,6 +13,17 @@ struct RowStats {
 
 RowStats row_stats(MatrixIn weights);
 
+// The sum of each row and of each column: a softmax over keys makes every row sum to 1, the
+// wrong-axis mistake makes every column sum to 1 instead.
+struct Sums {
+  Vector rows;
+  Vector cols;
+};
+Sums sums(MatrixIn m);
+
+// max |a_ij − b_ij| over two matrices of the same shape (e.g. S against Sᵀ for symmetry).
+double max_abs_difference(MatrixIn a, MatrixIn b);
+
 // p(1 − p), element-wise: the diagonal of the softmax Jacobian, i.e. how much a weight can
 // still move when its own score moves.
 Matrix gradient_factor(MatrixIn probabilities);

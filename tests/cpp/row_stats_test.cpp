@@ -52,7 +52,21 @@ TEST(RowStats, JacobianMatchesFiniteDifferences) {
   EXPECT_TRUE(J.isApprox(J.transpose()));
 }
 
+TEST(RowStats, SumsAndDifferences) {
+  const Sums s = sums(rows({{0.25, 0.75, 0}, {1, 2, 3}}));
+  EXPECT_EQ(s.rows(0), 1.0);
+  EXPECT_EQ(s.rows(1), 6.0);
+  EXPECT_EQ(s.cols(0), 1.25);
+  EXPECT_EQ(s.cols(2), 3.0);
+  const Matrix m = rows({{1, 2}, {5, 4}});
+  EXPECT_EQ(max_abs_difference(m, m.transpose()), 3.0);
+  EXPECT_EQ(max_abs_difference(m, m), 0.0);
+}
+
 TEST(RowStatsErrors, Shapes) {
+  EXPECT_THAT(invalid_argument_message([] { max_abs_difference(rows({{1, 2}}), rows({{1}, {2}})); }),
+              HasSubstr("a (1x2) and b (2x1) must have the same shape"));
+  EXPECT_THAT(invalid_argument_message([] { sums(Matrix(0, 0)); }), HasSubstr("matrix is empty (0x0)"));
   EXPECT_THAT(invalid_argument_message([] { row_stats(Matrix(2, 0)); }), HasSubstr("weights is empty (2x0)"));
   EXPECT_THAT(invalid_argument_message([] { softmax_jacobian(rows({{0.5, 0.5}, {0.5, 0.5}})); }),
               HasSubstr("probability row p must be 1xm, got 2x2"));

@@ -136,6 +136,14 @@ describe('the lesson in numbers', () => {
     assert.deepEqual(toRows(lab.causalMask(2, 3)), [[1, 0, 0], [1, 1, 0]]);
   });
 
+  test('row and column sums, largest difference', () => {
+    const s = lab.sums(matrix([[0.25, 0.75], [1, 2]]));
+    assert.deepEqual([...s.rows], [1, 3]);
+    assert.deepEqual([...s.cols], [1.25, 2.75]);
+    assert.equal(lab.maxAbsDifference(matrix([[1, 2], [5, 4]]), matrix([[1, 5], [2, 4]])), 3);
+    assert.throws(() => lab.maxAbsDifference(matrix([[1, 2]]), matrix([[1], [2]])), /a \(1x2\) and b \(2x1\) must have the same shape/);
+  });
+
   test('additive scores', () => {
     const e = lab.additiveScores(matrix([[1, 0]]), keys(), matrix([[1, 0], [0, 1]]), matrix([[1, 0], [0, 1]]), matrix([[1, 1]]));
     close(at(e, 0, 0), Math.tanh(2) + Math.tanh(0), 1e-15, 'e_00');

@@ -5,7 +5,8 @@
 import { formatFixed, formatWeight, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { htmlElement } from '../lib/svg.js';
+import { createReadout } from '../lib/readout.js';
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
@@ -14,14 +15,6 @@ function shapeText(m) {
   return `${m.rows} \u00d7 ${m.cols}`;
 }
 
-/** The sum of every row of a matrix. */
-function rowSums(m) {
-  return Array.from({ length: m.rows }, (_, i) => {
-    let sum = 0;
-    for (let j = 0; j < m.cols; j += 1) sum += m.data[i * m.cols + j];
-    return sum;
-  });
-}
 
 /** The smallest and largest entry, a colour domain that follows the data. */
 function extent(m) {
@@ -34,15 +27,6 @@ function extent(m) {
   return [low, high];
 }
 
-/** A labelled <output>; `note` is a muted span after the value. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { output, note };
-}
 
 /** A panel with a title made of a formula part and a shape part. */
 function createPanel(parent, { title, className = '' }) {
@@ -69,7 +53,7 @@ export function mount(element, { lab, state }) {
   const K = lab.matmul(X, WK);
   const V = lab.matmul(X, WV);
   const { scaledScores: S, weights: A, output: O } = lab.attention(Q, K, V);
-  const sums = rowSums(A);
+  const sums = Array.from(lab.sums(A).rows);
   const stats = lab.rowStats(A);
 
   const body = htmlElement('div', { class: 'figure-body' });

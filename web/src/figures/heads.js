@@ -8,7 +8,8 @@ import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/forma
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPlot } from '../lib/plot.js';
 import { createSlider } from '../lib/slider.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { htmlElement } from '../lib/svg.js';
+import { createReadout } from '../lib/readout.js';
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default
@@ -40,15 +41,6 @@ const PAPER_TABLE_3 = {
 };
 const BLEU_AXIS = [24.5, 26];
 
-/** A labelled <output>; `note` is a muted span after the value. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { output, note };
-}
 
 /** Largest minus smallest entry of row i: zero when a row spreads its weight evenly. */
 function rowSpread(m, i) {
@@ -63,12 +55,6 @@ function keysAtMax(m, i, largest) {
   return keys;
 }
 
-/** The largest |a − b| over two matrices of the same shape. */
-function largestDifference(a, b) {
-  let largest = 0;
-  for (let i = 0; i < a.data.length; i += 1) largest = Math.max(largest, Math.abs(a.data[i] - b.data[i]));
-  return largest;
-}
 
 /** Entry-wise sum of several matrices of the same shape. */
 function sumOf(matrices) {
@@ -229,7 +215,7 @@ export function mount(element, { lab, state }) {
 
       // The full-width dot product over 16 columns is the sum of the h dot products over the slices.
       const summed = sumOf(result.heads.map((head) => head.rawScores));
-      sumCheck.output.textContent = formatFixed(largestDifference(summed, full.rawScores), 3);
+      sumCheck.output.textContent = formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3);
       sumCheck.note.textContent = `(over all ${n * n} query\u2013key pairs, h = ${h})`;
       const at = IT * n + CAT;
       const parts = result.heads.map((head, s) => term(head.rawScores.data[at], s === 0));

@@ -6,6 +6,7 @@
 import { formatFixed, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
+import { createReadout } from '../lib/readout.js';
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)
@@ -39,25 +40,13 @@ function shapeSketch(parent, m) {
   return svg;
 }
 
-/** The largest |S − Sᵀ| of a square matrix. */
-function largestAsymmetry(S) {
-  let largest = 0;
-  for (let i = 0; i < S.rows; i += 1) {
-    for (let j = i + 1; j < S.cols; j += 1) {
-      largest = Math.max(largest, Math.abs(S.data[i * S.cols + j] - S.data[j * S.cols + i]));
-    }
-  }
-  return largest;
-}
 
-/** A labelled <output>; `note` is a muted span after the value. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { output, note };
+
+/** Sᵀ: the same numbers, rows and columns exchanged (no arithmetic). */
+function transposed(S) {
+  const data = new Float64Array(S.data.length);
+  for (let i = 0; i < S.rows; i += 1) for (let j = 0; j < S.cols; j += 1) data[j * S.rows + i] = S.data[i * S.cols + j];
+  return { rows: S.cols, cols: S.rows, data };
 }
 
 export function mount(element, { lab, state }) {
@@ -177,7 +166,7 @@ export function mount(element, { lab, state }) {
       problem.hidden = false;
       return;
     }
-    const gap = largestAsymmetry(S);
+    const gap = lab.maxAbsDifference(S, transposed(S));
     const symmetric = gap < SYMMETRY_TOLERANCE;
     const forward = S.data[it * S.cols + cat];
     const backward = S.data[cat * S.cols + it];

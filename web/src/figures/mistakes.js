@@ -10,6 +10,7 @@ import { formatFixed, formatNats, formatWeight, quoteToken } from '../lib/format
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { htmlElement, uniqueId } from '../lib/svg.js';
+import { createReadout } from '../lib/readout.js';
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"
@@ -21,28 +22,7 @@ const MISTAKES = [
   { value: 'swap-kv', text: 'keys and values swapped' },
 ];
 
-/** A labelled <output>; `note` is a muted span after the value. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { line, output, note };
-}
 
-/** Sums of each row and of each column of a matrix. */
-function sums(m) {
-  const rows = new Float64Array(m.rows);
-  const cols = new Float64Array(m.cols);
-  for (let i = 0; i < m.rows; i += 1) {
-    for (let j = 0; j < m.cols; j += 1) {
-      rows[i] += m.data[i * m.cols + j];
-      cols[j] += m.data[i * m.cols + j];
-    }
-  }
-  return { rows, cols };
-}
 
 /** The divisor the core used: raw score / scaled score at the largest raw score. */
 function divisorOf(result) {
@@ -54,11 +34,6 @@ function divisorOf(result) {
   return rawScores.data[at] / scaledScores.data[at];
 }
 
-function largestDifference(a, b) {
-  let largest = 0;
-  for (let i = 0; i < a.data.length; i += 1) largest = Math.max(largest, Math.abs(a.data[i] - b.data[i]));
-  return largest;
-}
 
 const list = (values) => Array.from(values, (v) => formatFixed(v, 3)).join(' ');
 
@@ -141,7 +116,7 @@ export function mount(element, { lab, state }) {
   }
 
   function fillSums(side, weights) {
-    const { rows, cols } = sums(weights);
+    const { rows, cols } = lab.sums(weights);
     side.rowSums.output.textContent = list(rows);
     side.colSums.output.textContent = list(cols);
     return { rows, cols };
@@ -199,7 +174,7 @@ export function mount(element, { lab, state }) {
           side.output.output.textContent = list(result.output.data.subarray(IT * n, IT * n + shown));
           side.output.note.textContent = `\u2026 (first ${shown} of ${n})`;
         }
-        consequence.output.textContent = `The ${it} row now puts its largest weight, ${formatWeight(b.max[IT])}, on ${tokenNames[b.argmax[IT]]} instead of ${formatWeight(a.max[IT])} on ${tokenNames[a.argmax[IT]]}, and the output moves by up to ${formatFixed(largestDifference(good.output, bad.output), 3)}: it now blends keys, which were never meant to be copied.`;
+        consequence.output.textContent = `The ${it} row now puts its largest weight, ${formatWeight(b.max[IT])}, on ${tokenNames[b.argmax[IT]]} instead of ${formatWeight(a.max[IT])} on ${tokenNames[a.argmax[IT]]}, and the output moves by up to ${formatFixed(lab.maxAbsDifference(good.output, bad.output), 3)}: it now blends keys, which were never meant to be copied.`;
       } else {
         show(right, ['entropy', 'largest']);
         show(wrong, ['entropy', 'largest']);

@@ -17,14 +17,6 @@ function shapeText(m) {
   return `${m.rows} \u00d7 ${m.cols}`;
 }
 
-/** The sum of every row of a matrix. */
-function rowSums(m) {
-  return Array.from({ length: m.rows }, (_, i) => {
-    let sum = 0;
-    for (let j = 0; j < m.cols; j += 1) sum += m.data[i * m.cols + j];
-    return sum;
-  });
-}
 
 /** A copy of `weights` with the cells the mask forbids set to NaN, which the heat map leaves blank. */
 function blankMasked(weights, mask) {
@@ -147,7 +139,7 @@ export function mount(element, { lab, state }) {
       const { weights } = compute(role, choice.h).heads[choice.index];
       const shown = role === 'decoder' ? blankMasked(weights, causal) : weights;
       view.heatmap.update(shown);
-      view.heatmap.setRowNotes(rowSums(weights).map(formatWeight));
+      view.heatmap.setRowNotes(Array.from(lab.sums(weights).rows, formatWeight));
       view.title.textContent = `${roleText[role]}: ${choice.text}`;
 
       for (const key of ['queries', 'keys', 'values']) {

@@ -7,21 +7,13 @@ import { formatNats, formatWeight, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { createSlider } from '../lib/slider.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { htmlElement } from '../lib/svg.js';
+import { createReadout } from '../lib/readout.js';
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
-/** A labelled <output> for one number of the picked row. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { output, note };
-}
 
 export function mount(element, { lab, state }) {
   const sentence = lab.toySentence();
