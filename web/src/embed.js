@@ -56,8 +56,13 @@ async function start() {
   const template = document.createElement('template');
   template.innerHTML = FIGURE_MARKUP[figureName]; // built from our own index.html, never from the URL
   const figure = template.content.firstElementChild;
+  const heading = figure.querySelector('figcaption')?.textContent.trim().split('.')[0] ?? figureName;
+  // Headings for screen readers finding their way by headings (sighted readers see the
+  // caption): two levels, as on the page, so a figure's own h3 panel titles stay in order.
+  htmlElement('h1', { class: 'visually-hidden' }, 'Attention Lab', root);
+  htmlElement('h2', { class: 'visually-hidden' }, heading, root);
   root.appendChild(figure);
-  document.title = `${figure.querySelector('figcaption')?.textContent.trim().split('.')[0] ?? figureName} · Attention Lab`;
+  document.title = `${heading} · Attention Lab`;
 
   const state = createStore({
     search: prefixedSearch(figureName, params),
