@@ -40,6 +40,21 @@ Matrix softmax_columns(MatrixIn logits, double temperature) {
   return softmax_rows(transposed, temperature).transpose();
 }
 
+SoftmaxSummary softmax_summary(const Eigen::Ref<const RowVector>& scores, double divisor) {
+  check::not_empty("scores", 1, scores.size());
+  check::positive_finite("divisor", divisor);
+  const double top = scores.maxCoeff();
+  double partition = 0;   // Z
+  double weighted_z = 0;  // Σ exp(z_j)·z_j
+  for (Eigen::Index j = 0; j < scores.size(); ++j) {
+    const double z = (scores(j) - top) / divisor;
+    const double e = std::exp(z);
+    partition += e;
+    weighted_z += e * z;
+  }
+  return {1.0 / partition, std::log(partition) - weighted_z / partition};
+}
+
 Vector row_entropy(MatrixIn weights) {
   Vector entropy(weights.rows());
   for (Eigen::Index i = 0; i < weights.rows(); ++i) {

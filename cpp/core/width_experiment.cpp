@@ -24,14 +24,13 @@ void check_setup(const WidthExperimentSetup& s) {
 }
 
 // Adds one trial's unscaled scores (1×m) to the running means of `point`.
-void accumulate(WidthPoint& point, const Matrix& unscaled, double trials) {
-  const Matrix scaled = unscaled / std::sqrt(static_cast<double>(point.width));
-  const Matrix p_unscaled = softmax_rows(unscaled);
-  const Matrix p_scaled = softmax_rows(scaled);
-  point.mean_largest_unscaled += p_unscaled.maxCoeff() / trials;
-  point.mean_entropy_unscaled += row_entropy(p_unscaled)(0) / trials;
-  point.mean_largest_scaled += p_scaled.maxCoeff() / trials;
-  point.mean_entropy_scaled += row_entropy(p_scaled)(0) / trials;
+void accumulate(WidthPoint& point, const RowVector& unscaled, double trials) {
+  const SoftmaxSummary raw = softmax_summary(unscaled);
+  const SoftmaxSummary scaled = softmax_summary(unscaled, std::sqrt(static_cast<double>(point.width)));
+  point.mean_largest_unscaled += raw.largest / trials;
+  point.mean_entropy_unscaled += raw.entropy / trials;
+  point.mean_largest_scaled += scaled.largest / trials;
+  point.mean_entropy_scaled += scaled.entropy / trials;
 }
 
 std::vector<WidthPoint> empty_points(const WidthExperimentSetup& setup) {
@@ -46,11 +45,11 @@ std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
   check_setup(setup);
   Random random(setup.seed);
   std::vector<WidthPoint> points = empty_points(setup);
-  Matrix scores(1, setup.keys);
+  RowVector scores(setup.keys);
   for (WidthPoint& point : points) {
     for (int t = 0; t < setup.trials; ++t) {
       const double query_norm = std::sqrt(random.chi_square(point.width));
-      for (int j = 0; j < setup.keys; ++j) scores(0, j) = query_norm * random.normal();
+      for (int j = 0; j < setup.keys; ++j) scores(j) = query_norm * random.normal();
       accumulate(point, scores, setup.trials);
     }
   }
@@ -69,8 +68,13 @@ std::vector<WidthPoint> width_experiment_direct(const WidthExperimentSetup& setu
       for (Eigen::Index j = 0; j < keys.rows(); ++j) {
         for (Eigen::Index c = 0; c < keys.cols(); ++c) keys(j, c) = random.normal();
       }
-      const Matrix scores = (keys * q).transpose();
-      accumulate(point, scores, setup.trials);
+      // The reference path forms the weights with the page's own softmax.
+      const Matrix weights = softmax_rows((keys * q).transpose());
+      const Matrix scaled_weights = softmax_rows((keys * q).transpose() / std::sqrt(static_cast<double>(point.width)));
+      point.mean_largest_unscaled += weights.maxCoeff() / setup.trials;
+      point.mean_entropy_unscaled += row_entropy(weights)(0) / setup.trials;
+      point.mean_largest_scaled += scaled_weights.maxCoeff() / setup.trials;
+      point.mean_entropy_scaled += row_entropy(scaled_weights)(0) / setup.trials;
     }
   }
   return points;

@@ -84,6 +84,19 @@ TEST(Softmax, EntropyOfUniformAndOneHot) {
   EXPECT_EQ(h(1), 0.0);
 }
 
+TEST(Softmax, SummaryAgreesWithTheWeights) {
+  for (double divisor : {1.0, 8.0, 1e-3, 1e4}) {
+    const Matrix scores = rows({{0.3, -2, 5, 5, 1e3, -1e3}});
+    const Matrix p = softmax_rows(scores / divisor);
+    const SoftmaxSummary s = softmax_summary(scores.row(0), divisor);
+    EXPECT_NEAR(s.largest, p.maxCoeff(), 1e-12) << "divisor " << divisor;
+    EXPECT_NEAR(s.entropy, row_entropy(p)(0), 1e-12) << "divisor " << divisor;
+  }
+  const SoftmaxSummary uniform = softmax_summary(RowVector::Constant(10, 3.0));
+  EXPECT_NEAR(uniform.largest, 0.1, 1e-15);
+  EXPECT_NEAR(uniform.entropy, std::log(10.0), 1e-14);
+}
+
 TEST(SoftmaxErrors, NameTheArgument) {
   EXPECT_THAT(invalid_argument_message([] { softmax_rows(Matrix(0, 3)); }), HasSubstr("logits is empty (0x3)"));
   EXPECT_THAT(invalid_argument_message([] { softmax_rows(rows({{1, 2}}), 0.0); }),
