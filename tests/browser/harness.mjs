@@ -57,7 +57,12 @@ export function useBrowser() {
       if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+    page.on('requestfailed', (request) => {
+      // A request the page itself cancelled by navigating away (say, the favicon of a page the
+      // test reloads at once) is not a failure; a refused, blocked or missing one is.
+      const reason = request.failure()?.errorText;
+      if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${reason}`);
+    });
     // The page must load nothing from another origin (no CDN fonts, scripts or data).
     page.on('request', (request) => {
       const url = request.url();
