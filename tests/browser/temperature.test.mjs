@@ -149,3 +149,25 @@ test('the figure fits a 375 px phone screen without sideways scrolling', async (
   assert.match(await view.onKey.innerText(), /“cat”/);
   assert.deepEqual(problems, []);
 });
+
+test('the lines from the query to every key are as wide as the weights', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  const picture = view.figure.getByRole('img', { name: 'lines from the picked query to every key, as wide as their weights' });
+  const widths = () => picture.locator('line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-width'))));
+  const weights = await barWeights(view);
+  const atOne = await widths();
+  assert.equal(atOne.length, 8);
+  assert.equal(atOne.indexOf(Math.max(...atOne)), weights.indexOf(Math.max(...weights)), 'the widest line goes to "cat"');
+  // Every line leaves the picked query's word.
+  const starts = await picture.locator('line').evaluateAll((lines) => [...new Set(lines.map((l) => l.getAttribute('y1')))]);
+  assert.equal(starts.length, 1);
+  await view.tau.focus();
+  await page.keyboard.press('End'); // τ = 100: every weight ≈ 1/8, so every line alike
+  const flat = await widths();
+  assert.ok(Math.max(...flat) - Math.min(...flat) < 0.2, `widths ${flat}`);
+  await view.query.selectOption('2');
+  const moved = await picture.locator('line').evaluateAll((lines) => [...new Set(lines.map((l) => l.getAttribute('y1')))]);
+  assert.notDeepEqual(moved, starts, 'the lines now leave "sat"');
+  assert.deepEqual(problems, []);
+});

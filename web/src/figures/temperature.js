@@ -9,6 +9,8 @@ import { createPicker } from '../lib/picker.js';
 import { createSlider } from '../lib/slider.js';
 import { htmlElement } from '../lib/svg.js';
 import { createReadout } from '../lib/readout.js';
+import { createAttentionLines } from '../lib/attention-lines.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;
@@ -57,6 +59,9 @@ export function mount(element, { lab, state }) {
   const rowPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   const rowTitle = htmlElement('p', { class: 'panel-title' }, null, rowPanel);
   const bars = createBars(rowPanel, { labels: tokens, names: tokenNames, label: 'weights of the picked query over the keys' });
+  const lines = createAttentionLines(rowPanel, {
+    labels: tokens, label: 'lines from the picked query to every key, as wide as their weights',
+  });
   const readouts = htmlElement('div', { class: 'readouts' }, null, rowPanel);
   const largest = createReadout(readouts, 'largest weight');
   const argmax = createReadout(readouts, 'on key');
@@ -67,13 +72,23 @@ export function mount(element, { lab, state }) {
   const flatRow = { rows: 1, cols: n, data: new Float64Array(n).fill(1 / n) };
   const flatEntropy = lab.rowStats(flatRow).entropy[0];
 
+  // The matrices behind the picture, for the Export menu (the weights come with the heat map).
+  let last = null;
+  const exported = (key, colLabels, colTitle) => () => (last
+    ? { matrix: last[key], rowLabels: tokens, colLabels, rowTitle: 'query', colTitle }
+    : null);
+  registerMatrix(element, 'scaled scores Q K\u1d40 / \u221ad\u2096', exported('scaledScores', tokens, 'key'));
+  registerMatrix(element, 'output (weights \u00b7 V)', exported('output', Array.from(sentence.features), 'feature'));
+
   function render() {
     const query = state.get('temperature.query');
     const tau = state.get('temperature.tau');
     picker.set(query);
     slider.set(tau);
     try {
-      const { weights } = lab.multiHead(X, WQ, WK, WV, WO, 1, { tau }).heads[0];
+      const head = lab.multiHead(X, WQ, WK, WV, WO, 1, { tau }).heads[0];
+      const { weights } = head;
+      last = head;
       const stats = lab.rowStats(weights);
       const picked = Array.prototype.slice.call(weights.data, query * n, (query + 1) * n);
       const top = stats.argmax[query];
@@ -82,6 +97,7 @@ export function mount(element, { lab, state }) {
       heatmap.highlightRow(query);
       rowTitle.textContent = `Weights of query ${quoteToken(tokens[query])} over the keys`;
       bars.update(picked, { highlight: top });
+      lines.update(picked, query);
       largest.output.textContent = formatWeight(stats.max[query]);
       argmax.output.textContent = tokenNames[top];
       entropy.output.textContent = formatNats(stats.entropy[query]);
