@@ -136,6 +136,18 @@ function inspectPng(page, bytes) {
   }, bytes.toString('base64'));
 }
 
+// Chromium drops <a download> requests beyond 10 a second from one frame (a guard against
+// download floods; chromedp/chromedp#791), and a reader never clicks that fast: the tests
+// start one download at most every 150 ms.
+const DOWNLOAD_GAP_MS = 150;
+let lastDownload = 0;
+async function pacedDownload(page, button) {
+  const wait = lastDownload + DOWNLOAD_GAP_MS - Date.now();
+  if (wait > 0) await page.waitForTimeout(wait);
+  lastDownload = Date.now();
+  return downloadBy(page, button);
+}
+
 function pngSize(bytes) {
   assert.deepEqual([...bytes.subarray(0, 8)], PNG_SIGNATURE, 'starts with the PNG signature');
   assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
@@ -161,7 +173,7 @@ async function checkRow(page, figure, item, expectedSettings) {
   const where = `${figure} / ${itemName}`;
 
   if (formats.includes('JSON')) {
-    const file = await downloadBy(page, button('JSON'));
+    const file = await pacedDownload(page, button('JSON'));
     assert.match(file.name, new RegExp(`^${figure}-[a-z0-9-]+\\.json$`), where);
     const json = JSON.parse(file.bytes.toString('utf8'));
     assert.equal(json.figure, figure, where);
@@ -180,7 +192,7 @@ async function checkRow(page, figure, item, expectedSettings) {
     }
   }
   if (formats.includes('CSV')) {
-    const file = await downloadBy(page, button('CSV'));
+    const file = await pacedDownload(page, button('CSV'));
     assert.match(file.name, /\.csv$/);
     const rows = parseCsv(file.bytes.toString('utf8'));
     if (kind === 'plot') {
@@ -200,7 +212,7 @@ async function checkRow(page, figure, item, expectedSettings) {
     }
   }
   if (formats.includes('SVG')) {
-    const file = await downloadBy(page, button('SVG'));
+    const file = await pacedDownload(page, button('SVG'));
     assert.match(file.name, /\.svg$/);
     const text = file.bytes.toString('utf8');
     assert.match(text, /<svg/);
@@ -224,7 +236,7 @@ async function checkRow(page, figure, item, expectedSettings) {
     found.svg = svg;
   }
   if (formats.includes('PNG')) {
-    const file = await downloadBy(page, button('PNG'));
+    const file = await pacedDownload(page, button('PNG'));
     assert.match(file.name, /\.png$/);
     assert.ok(file.bytes.length > 1000, `${where}: a non-trivial PNG (${file.bytes.length} bytes)`);
     const size = pngSize(file.bytes);
@@ -242,7 +254,9 @@ async function checkRow(page, figure, item, expectedSettings) {
 test('temperature: the weights heat map exports as SVG, PNG, CSV and JSON that match the page', async () => {
   const { page, problems } = await session.openPage({ search: '?temperature.tau=0.5&temperature.query=2', contextOptions: CLIPBOARD });
   const { toolbar, items } = await openExport(page, 'temperature');
-  assert.equal(await items.count(), 1, 'one heat map in this figure');
+  const kinds = await items.locator('.figure-export-kind').allInnerTexts();
+  assert.equal(kinds.filter((k) => /heat map/.test(k)).length, 1, 'one heat map in this figure');
+  assert.equal(kinds.filter((k) => /matrix/.test(k)).length, 2, 'and two matrices it computes but does not draw');
   const found = await checkRow(page, 'temperature', items.first(), { query: 2, tau: 0.5 });
   assert.equal(found.kind, 'heatmap');
   assert.deepEqual(found.formats, ['SVG', 'PNG', 'CSV', 'JSON']);
@@ -316,4 +330,167 @@ test('hidden heat maps are not offered; the menu follows what the figure shows',
     assert.equal(offered.length, rendered, `${name}: one Export row per rendered heat map or plot (${offered.join('; ')})`);
   }
   assert.deepEqual(problems, []);
+});
+
+// ----------------------------------------------------------------------------------------
+// Matrices a figure computes but does not draw as a heat map (registerMatrix)
+
+const TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it'];
+const CROSS_TOKENS = ['le', 'chat', "s'assit"];
+const FEATURES = ['code 1', 'code 2', 'code 3', 'code 4', 'pronoun', 'animate', 'verb', 'relation',
+  'noun', 'determiner', 'place', 'cause', 'pos cos', 'pos sin', 'pos cos 2', 'pos sin 2'];
+const KEYS3 = ['key 1', 'key 2', 'key 3'];
+const XY = ['x', 'y'];
+const QK = 'Q K\u1d40';
+const WO = 'W\u1d3c';
+const JOBS = ['same word', 'pronoun \u2192 animal', 'verb or relation \u2192 noun', 'previous word'];
+
+const matrixOf = (rows, cols, rowTitle, colTitle) => ({ rows, cols, rowTitle, colTitle });
+const SCORES = matrixOf(TOKENS, TOKENS, 'query', 'key'); // queries by keys
+const OUTPUT = matrixOf(TOKENS, FEATURES, 'query', 'feature'); // queries by value features
+const ONE_QUERY = matrixOf(['q'], KEYS3, 'query', 'key'); // by-hand: one query over three keys
+const ONE_OUTPUT = matrixOf(['q'], XY, 'query', 'component');
+const byHandDefault = {
+  'raw scores q\u00b7k\u2c7c': ONE_QUERY,
+  'scaled scores q\u00b7k\u2c7c / \u221ad\u2096': ONE_QUERY,
+  'weights softmax(scaled scores)': ONE_QUERY,
+  'output (weights \u00b7 V)': ONE_OUTPUT,
+  'additive scores v\u1d40 tanh(W q + U k\u2c7c)': ONE_QUERY,
+  'additive weights softmax(e)': ONE_QUERY,
+  'additive output (weights \u00b7 V)': ONE_OUTPUT,
+};
+const slices = (h, make) => Object.fromEntries(Array.from({ length: h }, (_, s) => make(s)));
+
+/** For each figure, in menu order: the registered matrices of the default view, with their labels. */
+const REGISTERED = {
+  lookup: { [`raw scores ${QK}`]: SCORES, 'weights softmax(S)': SCORES, 'output (weights \u00b7 V)': OUTPUT },
+  'by-hand': byHandDefault,
+  temperature: { [`scaled scores ${QK} / \u221ad\u2096`]: SCORES, 'output (weights \u00b7 V)': OUTPUT },
+  'all-at-once': { [`raw scores ${QK}`]: SCORES },
+  'why-scale': {}, // plots of single softmax rows and of an experiment: their data export with the plots
+  heads: {
+    [`raw scores ${QK} (full-width head)`]: SCORES,
+    'raw scores summed over the heads': SCORES,
+    [`output of the layer (concat \u00b7 ${WO})`]: OUTPUT,
+    ...slices(2, (s) => [`raw scores ${QK} (head ${s} of 2)`, SCORES]),
+  },
+  cost: {}, // counts, not matrices
+  map: {
+    ...slices(4, (s) => [`scaled scores (head ${s} of 4, ${JOBS[s]})`, SCORES]),
+    [`output of the layer (4 heads, concat \u00b7 ${WO})`]: OUTPUT,
+  },
+  roles: {
+    [`scaled scores ${QK} / \u221ad\u2096 (picked head)`]: SCORES,
+    'output of the picked head (weights \u00b7 V)': OUTPUT, // h = 1: the head reads all 16 features
+    [`output of the layer (all heads, concat \u00b7 ${WO})`]: OUTPUT,
+  },
+  mistakes: { // (a) 4 heads, head 0, which reads features 0–3
+    'scaled scores, correct': SCORES,
+    'scaled scores, with the mistake': SCORES,
+    'output (weights \u00b7 V), correct': matrixOf(TOKENS, FEATURES.slice(0, 4), 'query', 'feature'),
+    'output, with the mistake': matrixOf(TOKENS, FEATURES.slice(0, 4), 'query', 'feature'),
+  },
+  'check-yourself': {}, // a quiz: its answers are not handed out
+};
+
+/** Other settings change which matrices are offered and how they are labelled. */
+const VARIANT = {
+  search: '?heads.k=3&roles.role=cross&roles.head=4-1&by-hand.table=1&mistakes.kind=swap-kv&lookup.tie=1',
+  expected: {
+    lookup: REGISTERED.lookup,
+    'by-hand': {
+      ...byHandDefault,
+      'every token as a query: scaled scores': matrixOf(['token 1', 'token 2', 'token 3'], ['token 1', 'token 2', 'token 3'], 'query', 'key'),
+      'every token as a query: output (weights \u00b7 V)': matrixOf(['token 1', 'token 2', 'token 3'], XY, 'query', 'component'),
+    },
+    heads: {
+      ...Object.fromEntries(Object.entries(REGISTERED.heads).slice(0, 3)),
+      ...slices(8, (s) => [`raw scores ${QK} (head ${s} of 8)`, SCORES]),
+    },
+    roles: {
+      [`scaled scores ${QK} / \u221ad\u2096 (picked head)`]: matrixOf(CROSS_TOKENS, TOKENS, 'decoder query', 'encoder key'),
+      'output of the picked head (weights \u00b7 V)': matrixOf(CROSS_TOKENS, FEATURES.slice(4, 8), 'decoder query', 'feature'),
+      [`output of the layer (all heads, concat \u00b7 ${WO})`]: matrixOf(CROSS_TOKENS, FEATURES, 'decoder query', 'feature'),
+    },
+    mistakes: {
+      'scaled scores, correct': SCORES,
+      'scaled scores, with the mistake': SCORES,
+      'output (weights \u00b7 V), correct': OUTPUT,
+      // V in the key slot and K in the value slot: the output blends the 16 columns of K.
+      'output, with the mistake': matrixOf(TOKENS, FEATURES.map((_, j) => String(j)), 'query', 'column of K'),
+    },
+  },
+};
+
+/**
+ * Opens the Export menu of every figure listed in `expected`, checks that exactly the listed
+ * matrices are offered, downloads each as CSV and JSON (checkRow: the JSON's shape and labels
+ * against the CSV) and checks its labels. Returns { figure: { name: json } }.
+ */
+async function checkRegistered(page, expected, { everyFigure }) {
+  const names = await figureNames(page);
+  if (everyFigure) assert.deepEqual([...names].sort(), Object.keys(expected).sort(), 'every figure on the page is listed here');
+  const downloaded = {};
+  for (const figure of names.filter((name) => name in expected)) {
+    const want = expected[figure];
+    const settings = await page.evaluate((name) => Object.fromEntries(window.attentionLab.keys(name)
+      .map((key) => [key.slice(name.length + 1), window.attentionLab.value(key)])), figure);
+    const { toolbar, items } = await openExport(page, figure);
+    const rows = await items.evaluateAll((list) => list.map((item) => {
+      const label = item.querySelector('.figure-export-name');
+      return label ? { name: label.firstChild.textContent.trim(), kind: label.querySelector('.figure-export-kind').textContent } : null;
+    }));
+    const matrices = rows.filter((row) => row && /\(matrix\)/.test(row.kind)).map((row) => row.name);
+    assert.deepEqual(matrices, Object.keys(want), `${figure}: the matrices offered beside its pictures`);
+    if (matrices.length) assert.ok(matrices.some((name) => /scores|output/.test(name)), `${figure}: scores or an output among them`);
+    downloaded[figure] = {};
+    for (const [name, labels] of Object.entries(want)) {
+      const where = `${figure} / ${name}`;
+      const found = await checkRow(page, figure, items.nth(rows.findIndex((row) => row?.name === name)), settings);
+      assert.equal(found.itemName, name);
+      assert.deepEqual(found.formats, ['CSV', 'JSON'], where);
+      const { json } = found;
+      assert.deepEqual([json.rows, json.cols], [labels.rows.length, labels.cols.length], `${where}: shape`);
+      assert.deepEqual(json.rowLabels, labels.rows, `${where}: row labels`);
+      assert.deepEqual(json.colLabels, labels.cols, `${where}: column labels`);
+      assert.deepEqual([json.rowTitle, json.colTitle], [labels.rowTitle, labels.colTitle], `${where}: axis titles`);
+      assert.ok(json.values.flat().every((v) => typeof v === 'number'), `${where}: every entry is a number`);
+      if (/^(additive )?weights/.test(name)) {
+        for (const row of json.values) assert.ok(Math.abs(row.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${where}: rows sum to 1`);
+      }
+      downloaded[figure][name] = json;
+    }
+    await toolbar.getByRole('button', { name: 'Export', exact: true }).click(); // close it again
+  }
+  return downloaded;
+}
+
+const entries = (json) => json.values.flat();
+
+test('every figure offers the scores and outputs it computes as CSV and JSON, with labelled rows and columns', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: CLIPBOARD });
+  const plain = await checkRegistered(page, REGISTERED, { everyFigure: true });
+  // A few numbers the lesson ties together: Q Kᵀ over √16 is what the temperature figure
+  // scales (τ = 1), and the heads' raw scores add up to the full-width head's.
+  const raw = entries(plain['all-at-once'][`raw scores ${QK}`]);
+  entries(plain.temperature[`scaled scores ${QK} / \u221ad\u2096`])
+    .forEach((v, k) => assert.ok(Math.abs(v - raw[k] / 4) < 1e-9, `scaled = raw / 4 at ${k}`));
+  assert.deepEqual(entries(plain.lookup[`raw scores ${QK}`]), raw, 'lookup and all-at-once compute the same Q K\u1d40');
+  const heads = plain.heads;
+  entries(heads['raw scores summed over the heads']).forEach((v, k) => {
+    const parts = [0, 1].map((s) => entries(heads[`raw scores ${QK} (head ${s} of 2)`])[k]);
+    assert.ok(Math.abs(v - parts[0] - parts[1]) < 1e-9, `summed = head 0 + head 1 at ${k}`);
+    assert.ok(Math.abs(v - raw[k]) < 1e-9, `summed = full width at ${k}`);
+  });
+  const byHand = plain['by-hand'];
+  assert.deepEqual(byHand['raw scores q\u00b7k\u2c7c'].values, [[1, 0, 1]], 'the lesson\u2019s q = [1, 0] against its three keys');
+
+  const { page: other, problems: otherProblems } = await session.openPage({ search: VARIANT.search, contextOptions: CLIPBOARD });
+  const varied = await checkRegistered(other, VARIANT.expected, { everyFigure: false });
+  assert.deepEqual(Object.keys(varied).sort(), Object.keys(VARIANT.expected).sort());
+  const eight = varied.heads;
+  entries(eight['raw scores summed over the heads']).forEach((v, k) => assert.ok(Math.abs(v - raw[k]) < 1e-9, `h = 8 sums to Q K\u1d40 at ${k}`));
+  assert.notDeepEqual(entries(varied.lookup[`raw scores ${QK}`]), raw, 'tying W_K to W_Q changes the raw scores');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(otherProblems, []);
 });

@@ -7,6 +7,7 @@ import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { htmlElement } from '../lib/svg.js';
 import { createReadout } from '../lib/readout.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
@@ -52,7 +53,7 @@ export function mount(element, { lab, state }) {
   const Q = lab.matmul(X, WQ);
   const K = lab.matmul(X, WK);
   const V = lab.matmul(X, WV);
-  const { scaledScores: S, weights: A, output: O } = lab.attention(Q, K, V);
+  const { rawScores, scaledScores: S, weights: A, output: O } = lab.attention(Q, K, V);
   const sums = Array.from(lab.sums(A).rows);
   const stats = lab.rowStats(A);
 
@@ -105,6 +106,10 @@ export function mount(element, { lab, state }) {
   const sumReadout = createReadout(readouts, 'row sum of the picked query');
   const topReadout = createReadout(readouts, 'largest weight on key');
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  // The heat maps export S, A and O; the scores before the division are offered beside them.
+  registerMatrix(element, 'raw scores Q K\u1d40', () => ({
+    matrix: rawScores, rowLabels: tokens, colLabels: tokens, rowTitle: 'query', colTitle: 'key',
+  }));
 
   scoresMap.update(S);
   weightsMap.update(A);

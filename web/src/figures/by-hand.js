@@ -19,6 +19,7 @@ import { formatFixed, formatSignificant } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { scrollableWhenOverflowing } from '../lib/scroll-region.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const NAME = 'by-hand';
 const MIN = -4; // smallest component a vector may have
@@ -564,6 +565,43 @@ export function mount(element, { lab, state }) {
   const revealed = new Set(); // steps whose numbers were checked while covered
   let result = null; // the core's answer for the current vectors
 
+  // For the Export menu: the latest one-query result (rendered), the additive scorer's and the
+  // every-token table's (null while not computed). A step still covered by "?" exports empty.
+  let lastResult = null;
+  let additive = null;
+  let fullResult = null;
+  let unregisterFull = [];
+  const keyLabels = KEY_IDS.map((id) => `key ${id.slice(1)}`);
+  const components = ['x', 'y'];
+  const oneQuery = (source, pick, step, colLabels, colTitle) => () => {
+    const values = source() && pick(source());
+    return values ? {
+      values: [Array.from(values, (v) => (step && covered(step) ? null : v))],
+      rowLabels: ['q'], colLabels, rowTitle: 'query', colTitle,
+    } : null;
+  };
+  const dot = () => lastResult;
+  registerMatrix(element, 'raw scores q\u00b7k\u2c7c', oneQuery(dot, (r) => r.raw, 1, keyLabels, 'key'));
+  registerMatrix(element, 'scaled scores q\u00b7k\u2c7c / \u221ad\u2096', oneQuery(dot, (r) => r.scaled, 2, keyLabels, 'key'));
+  registerMatrix(element, 'weights softmax(scaled scores)', oneQuery(dot, (r) => r.weights, 3, keyLabels, 'key'));
+  registerMatrix(element, 'output (weights \u00b7 V)', oneQuery(dot, (r) => r.output, 4, components, 'component'));
+  const add = () => additive;
+  registerMatrix(element, 'additive scores v\u1d40 tanh(W q + U k\u2c7c)', oneQuery(add, (r) => r.scores.data, 0, keyLabels, 'key'));
+  registerMatrix(element, 'additive weights softmax(e)', oneQuery(add, (r) => r.weights.data, 0, keyLabels, 'key'));
+  registerMatrix(element, 'additive output (weights \u00b7 V)', oneQuery(add, (r) => r.output.data, 0, components, 'component'));
+
+  /** Offers the every-token table's scores and output while the table is shown (its heat map exports the weights). */
+  function offerFull(on) {
+    if (on === (unregisterFull.length > 0)) return;
+    unregisterFull.forEach((unregister) => unregister());
+    const full = (pick, colLabels, colTitle) => () => (fullResult
+      ? { matrix: pick(fullResult), rowLabels: tokenLabels, colLabels, rowTitle: 'query', colTitle } : null);
+    unregisterFull = on ? [
+      registerMatrix(element, 'every token as a query: scaled scores', full((r) => r.scaledScores, tokenLabels, 'key')),
+      registerMatrix(element, 'every token as a query: output (weights \u00b7 V)', full((r) => r.output, components, 'component')),
+    ] : [];
+  }
+
   function onVectorsChanged() {
     revealed.clear();
     for (const panel of stepPanels) panel.feedback.replaceChildren();
@@ -699,9 +737,12 @@ export function mount(element, { lab, state }) {
   function renderFull() {
     const on = state.get(`${NAME}.table`) === 1;
     fullBox.hidden = !on;
+    offerFull(on);
+    fullResult = null;
     if (!on) return;
     const K = matrix(result.keys);
     const r = lab.attention(K, K, matrix(result.values));
+    fullResult = r;
     fullMap.update(r.weights);
     fullRows.forEach((cells, i) => {
       cells.scores.textContent = fmtVector(row(r.scaledScores, i));
@@ -718,6 +759,7 @@ export function mount(element, { lab, state }) {
     const additiveWeights = lab.softmax(scores);
     const additiveOutput = lab.matmul(additiveWeights, V);
     const wq = lab.matmul(W, { rows: 2, cols: 1, data: Float64Array.from(q) });
+    additive = { scores, weights: additiveWeights, output: additiveOutput };
     dotLines[0].value.textContent = covered(2) ? '?' : fmtVector(scaled);
     dotLines[1].value.textContent = covered(3) ? '?' : fmtVector(weights);
     dotLines[2].value.textContent = covered(4) ? '?' : fmtVector(output);
@@ -734,12 +776,16 @@ export function mount(element, { lab, state }) {
     renderSteps();
     try {
       result = compute();
+      lastResult = result;
       renderWorking();
       renderPlanes();
       renderFull();
       renderCompare();
       problem.hidden = true;
     } catch (error) {
+      lastResult = null;
+      additive = null;
+      fullResult = null;
       problem.textContent = `The core could not compute this figure: ${error.message}`;
       problem.hidden = false;
     }

@@ -10,6 +10,8 @@ import { createPlot } from '../lib/plot.js';
 import { createSlider } from '../lib/slider.js';
 import { htmlElement } from '../lib/svg.js';
 import { createReadout } from '../lib/readout.js';
+import { registerMatrix } from '../lib/exportable.js';
+import { isEvenRow, keysAtMax } from '../lib/row-focus.js';
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default
@@ -17,7 +19,6 @@ const JOBS_AT = 4; // the core names what each slice does at h = 4
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
 const IT = 7; // row of "it", the pronoun the toy projections were built around
 const CAT = 1; // column of "cat", the noun "it" refers to
-const EVEN = 1e-9; // a row whose weights differ by less than this is spread evenly
 
 // Quoted data, not computed: Table 3 of Vaswani et al., "Attention Is All You Need" (NeurIPS
 // 2017), rows (A) and (B). BLEU of the base model variants on the English→German development
@@ -42,18 +43,7 @@ const PAPER_TABLE_3 = {
 const BLEU_AXIS = [24.5, 26];
 
 
-/** Largest minus smallest entry of row i: zero when a row spreads its weight evenly. */
-function rowSpread(m, i) {
-  const values = m.data.subarray(i * m.cols, (i + 1) * m.cols);
-  return Math.max(...values) - Math.min(...values);
-}
 
-/** Keys of row i that share the row's largest weight (more than one when the row has a tie). */
-function keysAtMax(m, i, largest) {
-  const keys = [];
-  for (let j = 0; j < m.cols; j += 1) if (largest - m.data[i * m.cols + j] < EVEN) keys.push(j);
-  return keys;
-}
 
 
 /** Entry-wise sum of several matrices of the same shape. */
@@ -161,12 +151,28 @@ export function mount(element, { lab, state }) {
   let sliceMaps = [];
   let sliceNotes = [];
 
+  // The heat maps export the weights; the raw scores the sum check adds up, and the layer's
+  // output, are offered too ({ result, summed } of the latest render, or null).
+  let last = null;
+  const exported = (pick, colLabels, colTitle) => () => (last
+    ? { matrix: pick(last), rowLabels: tokens, colLabels, rowTitle: 'query', colTitle }
+    : null);
+  registerMatrix(element, 'raw scores Q K\u1d40 (full-width head)', () => ({
+    matrix: full.rawScores, rowLabels: tokens, colLabels: tokens, rowTitle: 'query', colTitle: 'key',
+  }));
+  registerMatrix(element, 'raw scores summed over the heads', exported((l) => l.summed, tokens, 'key'));
+  registerMatrix(element, 'output of the layer (concat \u00b7 W\u1d3c)', exported((l) => l.result.output, Array.from(sentence.features), 'feature'));
+  let unregisterSlices = [];
+
   /** Rebuilds the small multiples when the number of heads changes. */
   function buildSlices(h) {
     sliceGrid.replaceChildren();
     sliceGrid.className = `heads-grid heads-grid-${h}`;
     sliceMaps = [];
     sliceNotes = [];
+    unregisterSlices.forEach((unregister) => unregister());
+    unregisterSlices = h === 1 ? [] : Array.from({ length: h }, (_, s) => registerMatrix(element,
+      `raw scores Q K\u1d40 (head ${s} of ${h})`, exported((l) => l.result.heads[s].rawScores, tokens, 'key')));
     if (h === 1) {
       htmlElement('p', { class: 'heads-note' }, 'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
       return;
@@ -208,7 +214,7 @@ export function mount(element, { lab, state }) {
         sliceMaps[s].update(head.weights);
         sliceMaps[s].highlightRow(IT);
         const stats = lab.rowStats(head.weights);
-        sliceNotes[s].textContent = rowSpread(head.weights, IT) < EVEN
+        sliceNotes[s].textContent = isEvenRow(head.weights, IT)
           ? `${quoteToken(tokens[IT])}: ${formatWeight(stats.max[IT])} on every key`
           : `${quoteToken(tokens[IT])}: most on ${keysAtMax(head.weights, IT, stats.max[IT]).map((j) => quoteToken(tokens[j])).join(' and ')}, ${formatWeight(stats.max[IT])}`;
       });
@@ -230,8 +236,10 @@ export function mount(element, { lab, state }) {
       }
 
       plotA.setMarker({ x: h, label: `h = ${h} here` });
+      last = { result, summed };
       problem.hidden = true;
     } catch (error) {
+      last = null;
       problem.textContent = `The core could not compute this figure: ${error.message}`;
       problem.hidden = false;
     }

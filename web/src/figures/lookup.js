@@ -7,6 +7,7 @@ import { formatFixed, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
 import { createReadout } from '../lib/readout.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)
@@ -153,15 +154,26 @@ export function mount(element, { lab, state }) {
   const verdict = htmlElement('p', { class: 'lookup-verdict', 'aria-live': 'polite' }, null, readPanel);
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, experiment);
 
+  // The rest of the result behind the heat map (which exports the scaled scores), for the Export menu.
+  let last = null;
+  const exported = (key, colLabels, colTitle) => () => (last
+    ? { matrix: last[key], rowLabels: tokens, colLabels, rowTitle: 'query', colTitle }
+    : null);
+  registerMatrix(element, 'raw scores Q K\u1d40', exported('rawScores', tokens, 'key'));
+  registerMatrix(element, 'weights softmax(S)', exported('weights', tokens, 'key'));
+  registerMatrix(element, 'output (weights \u00b7 V)', exported('output', Array.from(sentence.features), 'feature'));
+
   function render() {
     const isTied = state.get('lookup.tie') === 1;
     checkbox.checked = isTied;
     let S;
     try {
       // The keys are recomputed from X with W_K, or with W_Q standing in for it.
-      S = lab.attention(Q, lab.matmul(X, isTied ? WQ : WK), V).scaledScores;
+      last = lab.attention(Q, lab.matmul(X, isTied ? WQ : WK), V);
+      S = last.scaledScores;
       problem.hidden = true;
     } catch (error) {
+      last = null;
       problem.textContent = `The core could not compute this figure: ${error.message}`;
       problem.hidden = false;
       return;

@@ -7,23 +7,13 @@ import { formatWeight, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { htmlElement } from '../lib/svg.js';
+import { registerMatrix } from '../lib/exportable.js';
+import { isEvenRow, keysAtMax } from '../lib/row-focus.js';
 
 const HEADS = 4; // the split at which the core names each slice's job
 const DEFAULT_QUERY = 7; // "it"
-const EVEN = 1e-9; // a row whose weights differ by less than this is spread evenly
 
-/** Largest minus smallest entry of row i: zero when a row spreads its weight evenly. */
-function rowSpread(m, i) {
-  const values = m.data.subarray(i * m.cols, (i + 1) * m.cols);
-  return Math.max(...values) - Math.min(...values);
-}
 
-/** Keys of row i that share the row's largest weight (more than one when the row has a tie). */
-function keysAtMax(m, i, largest) {
-  const keys = [];
-  for (let j = 0; j < m.cols; j += 1) if (largest - m.data[i * m.cols + j] < EVEN) keys.push(j);
-  return keys;
-}
 
 export function mount(element, { lab, state }) {
   const sentence = lab.toySentence();
@@ -75,6 +65,15 @@ export function mount(element, { lab, state }) {
     problem.hidden = false;
   }
 
+  // The heat maps export each head's weights; the scores behind them and the layer's output are offered too.
+  const features = Array.from(sentence.features);
+  const exported = (pick, colLabels, colTitle) => () => (result
+    ? { matrix: pick(result), rowLabels: tokens, colLabels, rowTitle: 'query', colTitle }
+    : null);
+  jobs.slice(0, HEADS).forEach((job, s) => registerMatrix(element, `scaled scores (head ${s} of ${HEADS}, ${job})`,
+    exported((r) => r.heads[s].scaledScores, tokens, 'key')));
+  registerMatrix(element, `output of the layer (${HEADS} heads, concat \u00b7 W\u1d3c)`, exported((r) => r.output, features, 'feature'));
+
   function render() {
     const query = state.get('map.query');
     picker.set(query);
@@ -82,7 +81,7 @@ export function mount(element, { lab, state }) {
     result.heads.forEach((head, s) => {
       const stats = lab.rowStats(head.weights);
       heads[s].heatmap.highlightRow(query);
-      heads[s].note.textContent = rowSpread(head.weights, query) < EVEN
+      heads[s].note.textContent = isEvenRow(head.weights, query)
         ? `Row ${tokenNames[query]}: spread evenly, ${formatWeight(stats.max[query])} on every key.`
         : `Row ${tokenNames[query]}: largest weight ${formatWeight(stats.max[query])} on `
           + `${keysAtMax(head.weights, query, stats.max[query]).map((j) => tokenNames[j]).join(' and ')}.`;

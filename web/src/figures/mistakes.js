@@ -11,6 +11,7 @@ import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { htmlElement, uniqueId } from '../lib/svg.js';
 import { createReadout } from '../lib/readout.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"
@@ -103,6 +104,29 @@ export function mount(element, { lab, state }) {
   const K = lab.matmul(X, WK);
   const V = lab.matmul(X, WV);
 
+  // The heat maps export both sides' weights; the scores and outputs behind them are offered
+  // too, from the latest render ({ kind, head, good, bad }, or null).
+  const features = Array.from(sentence.features);
+  let last = null;
+  const scoresOf = (side) => () => (last ? {
+    matrix: last[side].scaledScores, rowLabels: tokens, colLabels: tokens, rowTitle: 'query', colTitle: 'key',
+  } : null);
+  const outputOf = (side) => () => {
+    if (!last) return null;
+    const width = features.length / HEADS;
+    // With keys and values swapped, the mistaken output blends columns of K, not features.
+    const fromK = last.kind === 'swap-kv' && side === 'bad';
+    const colLabels = last.kind === 'model-width' ? features.slice(last.head * width, (last.head + 1) * width) : features;
+    return {
+      matrix: last[side].output, rowLabels: tokens, rowTitle: 'query',
+      colLabels: fromK ? null : colLabels, colTitle: fromK ? 'column of K' : 'feature',
+    };
+  };
+  registerMatrix(element, 'scaled scores, correct', scoresOf('good'));
+  registerMatrix(element, 'scaled scores, with the mistake', scoresOf('bad'));
+  registerMatrix(element, 'output (weights \u00b7 V), correct', outputOf('good'));
+  registerMatrix(element, 'output, with the mistake', outputOf('bad'));
+
   function show(side, readouts) {
     for (const key of ['entropy', 'largest', 'rowSums', 'colSums', 'output']) side[key].line.hidden = !readouts.includes(key);
   }
@@ -152,6 +176,7 @@ export function mount(element, { lab, state }) {
         right.title.textContent = 'Correct: weights from Q and K, output from V';
         wrong.title.textContent = 'Mistake: weights from Q and V, output from K';
       }
+      last = { kind, head, good, bad };
       right.heatmap.update(good.weights);
       wrong.heatmap.update(bad.weights);
       right.heatmap.highlightRow(kind === 'wrong-axis' ? null : IT);
@@ -186,6 +211,7 @@ export function mount(element, { lab, state }) {
       }
       problem.hidden = true;
     } catch (error) {
+      last = null;
       problem.textContent = `The core could not compute this figure: ${error.message}`;
       problem.hidden = false;
     }

@@ -8,6 +8,7 @@ import { formatWeight, quoteToken } from '../lib/format.js';
 import { createHeatmap } from '../lib/heatmap.js';
 import { createPicker } from '../lib/picker.js';
 import { htmlElement, uniqueId } from '../lib/svg.js';
+import { registerMatrix } from '../lib/exportable.js';
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];
@@ -85,7 +86,7 @@ export function mount(element, { lab, state }) {
     const heatmap = createHeatmap(mapPanel, {
       rowLabels, colLabels: tokens, rowNames, colNames: tokenNames, rowTitle, colTitle, label, rowNotes: notes,
     });
-    views[role] = { panel: mapPanel, title, heatmap, rowLabels, rowNames, sources };
+    views[role] = { panel: mapPanel, title, heatmap, rowLabels, rowNames, rowTitle, colTitle, sources };
   };
   makeView('encoder', {
     rowLabels: tokens, rowNames: tokenNames, rowTitle: 'query', colTitle: 'key',
@@ -123,6 +124,22 @@ export function mount(element, { lab, state }) {
   const topList = htmlElement('ul', { class: 'roles-top', 'aria-labelledby': side.lastChild.id }, null, side);
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
 
+  // The heat map exports the picked head's weights; its scores and outputs are offered too,
+  // from the latest render ({ result, head, scores, view, choice }, or null).
+  const features = Array.from(sentence.features);
+  let last = null;
+  const exported = (pick, colLabels, colTitle) => () => (last ? {
+    matrix: pick(last), rowLabels: last.view.rowLabels, rowTitle: last.view.rowTitle,
+    colLabels: colLabels(last), colTitle: colTitle ?? last.view.colTitle,
+  } : null);
+  const headFeatures = ({ choice }) => { // the columns of V that the picked head reads
+    const width = features.length / choice.h;
+    return features.slice(choice.index * width, (choice.index + 1) * width);
+  };
+  registerMatrix(element, 'scaled scores Q K\u1d40 / \u221ad\u2096 (picked head)', exported((l) => l.scores, () => tokens));
+  registerMatrix(element, 'output of the picked head (weights \u00b7 V)', exported((l) => l.head.output, headFeatures, 'feature'));
+  registerMatrix(element, 'output of the layer (all heads, concat \u00b7 W\u1d3c)', exported((l) => l.result.output, () => features, 'feature'));
+
   function compute(role, h) {
     if (role === 'cross') return lab.crossMultiHead(crossX, X, WQ, WK, WV, WO, h);
     return lab.multiHead(X, WQ, WK, WV, WO, h, { mask: role === 'decoder' ? 'causal' : null });
@@ -136,7 +153,12 @@ export function mount(element, { lab, state }) {
     for (const [name, view] of Object.entries(views)) view.panel.hidden = name !== role;
     const view = views[role];
     try {
-      const { weights } = compute(role, choice.h).heads[choice.index];
+      const result = compute(role, choice.h);
+      const head = result.heads[choice.index];
+      const { weights } = head;
+      // Masked scores are left empty in the export, as the masked weights are on the map.
+      const scores = role === 'decoder' ? blankMasked(head.scaledScores, causal) : head.scaledScores;
+      last = { result, head, scores, view, choice };
       const shown = role === 'decoder' ? blankMasked(weights, causal) : weights;
       view.heatmap.update(shown);
       view.heatmap.setRowNotes(Array.from(lab.sums(weights).rows, formatWeight));
@@ -156,6 +178,7 @@ export function mount(element, { lab, state }) {
       });
       problem.hidden = true;
     } catch (error) {
+      last = null;
       problem.textContent = `The core could not compute this figure: ${error.message}`;
       problem.hidden = false;
     }
