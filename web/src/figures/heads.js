@@ -110,7 +110,7 @@ export function mount(element, { lab, state }) {
 
   const paperPanel = htmlElement('div', { class: 'heads-paper' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'What the paper measured: Table 3, rows (A) and (B), dev BLEU (quoted, not computed)', paperPanel);
-  const plots = htmlElement('div', { class: 'heads-plots' }, null, paperPanel);
+  const plots = htmlElement('div', { class: 'figure-panels figure-panels-even heads-plots' }, null, paperPanel);
   const describeRow = (rows, key) => rows.map((r) => `${key === 'heads' ? `h = ${r.heads}` : `d\u2096 = ${r.keyWidth}`}: ${r.bleu.toFixed(1)}`).join(', ');
   const plotA = createPlot(plots, {
     label: `Table 3 row (A), BLEU against the number of heads: ${describeRow(PAPER_TABLE_3.rowA, 'heads')}`,

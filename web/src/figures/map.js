@@ -38,7 +38,7 @@ export function mount(element, { lab, state }) {
     onChange: (value) => state.set('map.query', Number(value)),
   });
 
-  const grid = htmlElement('div', { class: 'map-grid' }, null, body);
+  const grid = htmlElement('div', { class: 'figure-panels figure-panels-even map-grid' }, null, body);
   const heads = Array.from({ length: HEADS }, (_, s) => {
     const job = jobs[s];
     const panel = htmlElement('div', { class: 'map-head' }, null, grid);

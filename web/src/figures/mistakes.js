@@ -73,7 +73,7 @@ export function mount(element, { lab, state }) {
     onChange: (value) => state.set('mistakes.head', Number(value)),
   });
 
-  const panels = htmlElement('div', { class: 'mistakes-panels' }, null, body);
+  const panels = htmlElement('div', { class: 'figure-panels figure-panels-even mistakes-panels' }, null, body);
   function createSide(name) {
     const panel = htmlElement('div', { class: `figure-panel mistakes-side mistakes-${name === 'correct' ? 'right' : 'wrong'}`, role: 'group', 'aria-label': name }, null, panels);
     const title = htmlElement('p', { class: 'panel-title' }, null, panel);

@@ -83,7 +83,7 @@ export function mount(element, { lab, state }) {
     onChange: (value) => state.set('why-scale.dk', value),
   });
 
-  const examplesNode = htmlElement('div', { class: 'figure-panels why-scale-examples' }, null, partA);
+  const examplesNode = htmlElement('div', { class: 'figure-panels figure-panels-even why-scale-examples' }, null, partA);
   const examples = EXAMPLES.map((example) => {
     const panel = htmlElement('div', { class: 'figure-panel' }, null, examplesNode);
     htmlElement('p', { class: 'panel-title' }, example.title, panel);
@@ -172,7 +172,7 @@ export function mount(element, { lab, state }) {
   });
   const trialsNote = htmlElement('p', { class: 'why-scale-trials' }, null, partB);
 
-  const plotsNode = htmlElement('div', { class: 'figure-panels why-scale-plots' }, null, partB);
+  const plotsNode = htmlElement('div', { class: 'figure-panels figure-panels-even why-scale-plots' }, null, partB);
   const maxPanel = htmlElement('div', { class: 'figure-panel' }, null, plotsNode);
   htmlElement('p', { class: 'panel-title' }, 'Mean largest weight', maxPanel);
   const maxPlot = createPlot(maxPanel, {

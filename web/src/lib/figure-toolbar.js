@@ -273,6 +273,15 @@ export function addFigureToolbar(figureElement, options) {
     }
   }
 
+  // A matrix or a plot's series as a text file: `read` gets it from the item, `format` writes it
+  // (the JSON formats also take the figure's name and settings).
+  const dataFile = (read, format, extension, type, what) => (item) => run(item.name, async () => {
+    const data = read(item);
+    if (!data) throw new Error(`it has no ${what} yet`);
+    const name = fileName(item.name, extension);
+    downloadFile(name, format(data, meta(item.name)), type);
+    return name;
+  });
   const actions = {
     svg: (item) => run(item.name, async () => {
       const { text } = standaloneSvg(item.svg, { series: item.getSeries?.()?.series ?? null });
@@ -286,34 +295,10 @@ export function addFigureToolbar(figureElement, options) {
       downloadFile(name, await svgToPng(text, width, height, 2), 'image/png');
       return name;
     }),
-    matrixCsv: (item) => run(item.name, async () => {
-      const matrix = normaliseMatrix(item.getMatrix());
-      if (!matrix) throw new Error('it has no values yet');
-      const name = fileName(item.name, 'csv');
-      downloadFile(name, matrixToCsv(matrix), 'text/csv;charset=utf-8');
-      return name;
-    }),
-    matrixJson: (item) => run(item.name, async () => {
-      const matrix = normaliseMatrix(item.getMatrix());
-      if (!matrix) throw new Error('it has no values yet');
-      const name = fileName(item.name, 'json');
-      downloadFile(name, matrixToJson(matrix, meta(item.name)), 'application/json');
-      return name;
-    }),
-    seriesCsv: (item) => run(item.name, async () => {
-      const data = normaliseSeries(item.getSeries());
-      if (!data) throw new Error('it has no data yet');
-      const name = fileName(item.name, 'csv');
-      downloadFile(name, seriesToCsv(data), 'text/csv;charset=utf-8');
-      return name;
-    }),
-    seriesJson: (item) => run(item.name, async () => {
-      const data = normaliseSeries(item.getSeries());
-      if (!data) throw new Error('it has no data yet');
-      const name = fileName(item.name, 'json');
-      downloadFile(name, seriesToJson(data, meta(item.name)), 'application/json');
-      return name;
-    }),
+    matrixCsv: dataFile((item) => normaliseMatrix(item.getMatrix()), matrixToCsv, 'csv', 'text/csv;charset=utf-8', 'values'),
+    matrixJson: dataFile((item) => normaliseMatrix(item.getMatrix()), matrixToJson, 'json', 'application/json', 'values'),
+    seriesCsv: dataFile((item) => normaliseSeries(item.getSeries()), seriesToCsv, 'csv', 'text/csv;charset=utf-8', 'data'),
+    seriesJson: dataFile((item) => normaliseSeries(item.getSeries()), seriesToJson, 'json', 'application/json', 'data'),
   };
 
   function addRow(name, kindText, formats) {
