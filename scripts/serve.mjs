@@ -1,22 +1,46 @@
 #!/usr/bin/env node
 // A tiny static file server for the built page, with no dependencies.
 //
-//   node scripts/serve.mjs [--root build/web] [--port 8000] [--host 127.0.0.1] [--csp]
+//   node scripts/serve.mjs [--root build/web] [--port 8000] [--host 127.0.0.1] [--csp] [--no-compression]
 //
 // --csp adds the Content-Security-Policy the page is meant to run under, so that a local
 // run catches anything (inline script or style, eval, a foreign URL) that would break it.
+// Text and wasm go out brotli- or gzip-compressed when the browser accepts it, as from any
+// static host: a pre-compressed `<file>.br` or `<file>.gz` next to the file (dist/ has them)
+// is sent as is, anything else is compressed once and kept in memory.
 // Tests import startServer() and pass port 0 to get any free port.
 
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+// base-uri, form-action and object-src do not fall back to default-src, so they are named:
+// no <base> can re-point the page's relative URLs, no form can post anywhere, no plugin loads.
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+  + "base-uri 'none'; form-action 'none'; object-src 'none'";
+
+// A state link can carry every setting of every figure; Node's default 16 KiB header limit
+// answered such URLs with a bare 431. Headers may now be 64 KiB, and a URL past 32 KiB gets a
+// 414 that says why.
+export const MAX_HEADER_BYTES = 64 * 1024;
+export const MAX_URL_BYTES = 32 * 1024;
+
+const COMPRESSIBLE = /\.(html|js|mjs|css|json|map|svg|wasm|txt)$/i;
+const compressors = {
+  br: promisify(brotliCompress),
+  gzip: promisify(gzip),
+};
+const COMPRESS_OPTIONS = {
+  // Quality 5 compresses the page's files in milliseconds and within ~10% of quality 11.
+  br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  gzip: { level: 6 },
+};
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -47,10 +71,27 @@ function resolveInside(root, urlPath) {
   return path === root || path.startsWith(root + sep) ? path : null;
 }
 
+/**
+ * The encoding to send, from an Accept-Encoding header: brotli, then gzip, else none (null).
+ * An encoding given q=0 is refused, as is every unnamed one under "*;q=0".
+ */
+export function negotiateEncoding(header) {
+  if (!header) return null;
+  const quality = new Map();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    quality.set(name.trim(), q ? Number(q[1]) : 1);
+  }
+  const accepts = (name) => (quality.get(name) ?? quality.get('*') ?? 0) > 0;
+  return ['br', 'gzip'].find(accepts) ?? null;
+}
+
 async function findFile(path) {
   try {
     const info = await stat(path);
-    if (info.isFile()) return { path, size: info.size };
+    if (info.isFile()) return { path, size: info.size, mtimeMs: info.mtimeMs };
     if (info.isDirectory()) return findFile(join(path, 'index.html'));
   } catch {
     // fall through: not found
@@ -58,13 +99,35 @@ async function findFile(path) {
   return null;
 }
 
+/** A pre-compressed copy (`file.br`, `file.gz`) no older than the file itself, or null. */
+async function precompressed(file, encoding) {
+  const copy = await findFile(`${file.path}.${encoding === 'br' ? 'br' : 'gz'}`);
+  return copy && copy.mtimeMs >= file.mtimeMs ? readFile(copy.path) : null;
+}
+
 /**
  * Starts serving `root`. Resolves to { url, server, close() } once listening.
- * @param {{ root?: string, port?: number, host?: string, csp?: boolean, log?: boolean }} options
+ * `csp` is true for the page's own policy (CSP above), or a policy string to send instead
+ * (tests use it to play a host with a policy of its own). `compression: false` sends every
+ * file as is.
+ * @param {{ root?: string, port?: number, host?: string, csp?: boolean | string, compression?: boolean, log?: boolean }} options
  */
-export function startServer({ root = join(ROOT, 'build/web'), port = 8000, host = '127.0.0.1', csp = false, log = false } = {}) {
+export function startServer({ root = join(ROOT, 'build/web'), port = 8000, host = '127.0.0.1', csp = false, compression = true, log = false } = {}) {
   const base = resolve(root);
-  const server = createServer(async (request, response) => {
+  const policy = typeof csp === 'string' ? csp : csp ? CSP : null;
+  const compressedCache = new Map(); // `${encoding} ${path}` → { mtimeMs, size, body }
+
+  async function compressedBody(file, encoding) {
+    const key = `${encoding} ${file.path}`;
+    const cached = compressedCache.get(key);
+    if (cached && cached.mtimeMs === file.mtimeMs && cached.size === file.size) return cached.body;
+    const body = (await precompressed(file, encoding))
+      ?? (await compressors[encoding](await readFile(file.path), COMPRESS_OPTIONS[encoding]));
+    compressedCache.set(key, { mtimeMs: file.mtimeMs, size: file.size, body });
+    return body;
+  }
+
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (request, response) => {
     const send = (status, text) => {
       response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
       response.end(request.method === 'HEAD' ? undefined : text);
@@ -72,6 +135,9 @@ export function startServer({ root = join(ROOT, 'build/web'), port = 8000, host 
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.setHeader('Allow', 'GET, HEAD');
       return send(405, 'method not allowed\n');
+    }
+    if (Buffer.byteLength(request.url) > MAX_URL_BYTES) {
+      return send(414, `URL too long: ${Buffer.byteLength(request.url)} bytes, the limit is ${MAX_URL_BYTES}\n`);
     }
     const { pathname } = new URL(request.url, 'http://localhost');
     const target = resolveInside(base, pathname);
@@ -85,7 +151,24 @@ export function startServer({ root = join(ROOT, 'build/web'), port = 8000, host 
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     };
-    if (csp) headers['Content-Security-Policy'] = CSP;
+    if (policy) headers['Content-Security-Policy'] = policy;
+    if (compression && COMPRESSIBLE.test(file.path)) {
+      // Caches must keep the encodings apart, even for a client that gets the plain file.
+      headers.Vary = 'Accept-Encoding';
+      const encoding = negotiateEncoding(request.headers['accept-encoding']);
+      if (encoding) {
+        let body;
+        try {
+          body = await compressedBody(file, encoding);
+        } catch {
+          return send(500, 'could not compress the file\n');
+        }
+        headers['Content-Encoding'] = encoding;
+        headers['Content-Length'] = body.length;
+        response.writeHead(200, headers);
+        return response.end(request.method === 'HEAD' ? undefined : body);
+      }
+    }
     response.writeHead(200, headers);
     if (request.method === 'HEAD') return response.end();
     createReadStream(file.path).on('error', () => response.destroy()).pipe(response);
@@ -116,6 +199,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       port: { type: 'string', default: '8000' },
       host: { type: 'string', default: '127.0.0.1' },
       csp: { type: 'boolean', default: false },
+      'no-compression': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
     },
   });
@@ -125,7 +209,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   try {
-    const { url } = await startServer({ root: values.root, port, host: values.host, csp: values.csp, log: !values.quiet });
+    const { url } = await startServer({ root: values.root, port, host: values.host, csp: values.csp, compression: !values['no-compression'], log: !values.quiet });
     console.log(`Serving ${resolve(values.root)} at ${url}${values.csp ? ' (with Content-Security-Policy)' : ''}`);
   } catch (error) {
     console.error(`serve: ${error.message}`);

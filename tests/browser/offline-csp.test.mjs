@@ -12,7 +12,8 @@ import { buildDist } from '../../scripts/build-dist.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
 
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:";
+const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
+  + "base-uri 'none'; form-action 'none'; object-src 'none'";
 const session = useBrowser();
 let distDir = null;
 let dist = null;

@@ -1,0 +1,132 @@
+// The dev server (scripts/serve.mjs) behaves like a static host: it compresses what it sends
+// when the browser accepts it (and says so in Vary), it takes the long URLs a state link can
+// make, and it sends the page's Content-Security-Policy with the directives that do not fall
+// back to default-src.
+
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { startServer } from '../../scripts/serve.mjs';
+import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+let plainDir = null;
+let plain = null;
+
+before(async () => {
+  plainDir = await mkdtemp(join(tmpdir(), 'attention-lab-serve-'));
+  plain = await startServer({ root: plainDir, port: 0 });
+});
+
+after(async () => {
+  await plain?.close();
+  if (plainDir) await rm(plainDir, { recursive: true, force: true });
+});
+
+/** A raw GET (node's fetch would decode the body itself): { status, headers, body }. */
+function get(url, headers = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const req = request(url, { headers }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolvePromise({ status: response.statusCode, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('text and wasm go out brotli- or gzip-compressed when accepted, and decode to the file', async () => {
+  for (const file of ['index.html', 'main.js', 'styles.css', 'attention_lab_web.wasm']) {
+    const original = await readFile(join(WEB_ROOT, file));
+    const br = await get(`${session.url}${file}`, { 'Accept-Encoding': 'gzip, deflate, br' });
+    assert.equal(br.status, 200, file);
+    assert.equal(br.headers['content-encoding'], 'br', file);
+    assert.equal(br.headers.vary, 'Accept-Encoding', file);
+    assert.equal(Number(br.headers['content-length']), br.body.length, file);
+    assert.ok(br.body.length < original.length * 0.6, `${file}: ${br.body.length} of ${original.length} bytes`);
+    assert.ok(brotliDecompressSync(br.body).equals(original), `${file} decodes to the file`);
+
+    const gz = await get(`${session.url}${file}`, { 'Accept-Encoding': 'gzip' });
+    assert.equal(gz.headers['content-encoding'], 'gzip', file);
+    assert.ok(gunzipSync(gz.body).equals(original), `${file} gunzips to the file`);
+
+    // No Accept-Encoding, or every encoding refused: the file itself, still with Vary.
+    for (const accept of [undefined, 'br;q=0, gzip;q=0', 'identity']) {
+      const raw = await get(`${session.url}${file}`, accept ? { 'Accept-Encoding': accept } : {});
+      assert.equal(raw.headers['content-encoding'], undefined, `${file} with ${accept}`);
+      assert.equal(raw.headers.vary, 'Accept-Encoding');
+      assert.ok(raw.body.equals(original), `${file} with ${accept}`);
+    }
+  }
+});
+
+test('a pre-compressed copy next to the file is sent as is; images are not compressed', async () => {
+  const text = 'export const answer = 42;\n'.repeat(200);
+  await writeFile(join(plainDir, 'module.js'), text);
+  const copy = gzipSync(text, { level: 1 }); // level 1: different bytes from the server's own
+  await writeFile(join(plainDir, 'module.js.gz'), copy);
+  const response = await get(`${plain.url}module.js`, { 'Accept-Encoding': 'gzip' });
+  assert.equal(response.headers['content-encoding'], 'gzip');
+  assert.ok(response.body.equals(copy), 'the .gz file itself');
+  assert.equal(gunzipSync(response.body).toString(), text);
+
+  await writeFile(join(plainDir, 'picture.png'), Buffer.alloc(4096));
+  const png = await get(`${plain.url}picture.png`, { 'Accept-Encoding': 'gzip, br' });
+  assert.equal(png.headers['content-encoding'], undefined);
+  assert.equal(png.body.length, 4096);
+});
+
+test('the browser gets the page compressed and it works', async () => {
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const encodings = new Map();
+  page.on('response', async (response) => {
+    const name = new URL(response.url()).pathname.slice(1) || 'index.html';
+    encodings.set(name, (await response.allHeaders())['content-encoding']);
+  });
+  await page.goto(session.url);
+  await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+  for (const file of ['index.html', 'main.js', 'styles.css', 'attention_lab_web.mjs', 'attention_lab_web.wasm']) {
+    assert.equal(encodings.get(file), 'br', file);
+  }
+  assert.match(await page.locator('#figure-temperature').getByLabel('on key').innerText(), /cat/);
+  await context.close();
+});
+
+test('a 16.7 KB link loads; a URL past 32 KiB gets a 414 that says why', async () => {
+  // A repeated long value, as a state link with many settings can make (the page drops a
+  // value it cannot read, with a note).
+  const search = `?temperature.tau=0.5&note=${'x'.repeat(16_700)}`;
+  const direct = await get(`${session.url}${search}`);
+  assert.equal(direct.status, 200);
+
+  const { page, problems } = await session.openPage({ search });
+  assert.equal(await page.locator('#figure-temperature').getByLabel('temperature τ').getAttribute('aria-valuetext'), '0.5');
+  assert.deepEqual(problems.filter((p) => /HTTP|request failed/.test(p)), []);
+
+  const embed = await get(`${session.url}embed.html?figure=temperature&tau=0.5&note=${'y'.repeat(16_700)}`);
+  assert.equal(embed.status, 200);
+
+  const tooLong = await get(`${session.url}?note=${'z'.repeat(40_000)}`);
+  assert.equal(tooLong.status, 414);
+  assert.match(tooLong.body.toString(), /URL too long: \d+ bytes, the limit is 32768/);
+});
+
+test('the page and the embed are sent with base-uri, form-action and object-src set to none', async () => {
+  for (const path of ['', 'index.html', 'embed.html?figure=cost', 'main.js']) {
+    const { headers } = await get(`${session.url}${path}`);
+    const directives = new Map(headers['content-security-policy'].split(';').map((d) => {
+      const [name, ...values] = d.trim().split(/\s+/);
+      return [name, values.join(' ')];
+    }));
+    assert.equal(directives.get('base-uri'), "'none'", path);
+    assert.equal(directives.get('form-action'), "'none'", path);
+    assert.equal(directives.get('object-src'), "'none'", path);
+    assert.equal(directives.get('script-src'), "'self' 'wasm-unsafe-eval'", path);
+  }
+});
