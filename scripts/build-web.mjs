@@ -70,6 +70,23 @@ export function checkCspSafe(html, name) {
   if (problems.length) throw new Error(`${name} would break the page's CSP: it contains ${[...new Set(problems)].join(', ')}`);
 }
 
+/**
+ * Throws if a heading, link, button or label holds a formula but no aria-label: Chromium leaves
+ * MathML out of accessible names, so "Why divide by √dₖ?" would be announced "Why divide by ?".
+ */
+export function checkFormulaNames(html, name) {
+  const missing = [];
+  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, '');
+  for (const match of withoutComments.matchAll(/<(h[1-6]|a|button|summary|label|legend|caption|th)\b([^>]*)>([\s\S]*?)<\/\1>/gi)) {
+    if (/class="tex(-display)?"/.test(match[3]) && !/\saria-label\s*=\s*"[^"]*\S/.test(match[2])) {
+      missing.push(`<${match[1]}${match[2]}>${match[3].replace(/\s+/g, ' ').trim().slice(0, 60)}`);
+    }
+  }
+  if (missing.length) {
+    throw new Error(`${name}: give these an aria-label that says the formula in text (MathML drops out of accessible names):\n  ${missing.join('\n  ')}`);
+  }
+}
+
 async function requireFile(path, hint) {
   try {
     const info = await stat(path);
@@ -123,6 +140,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   await mkdir(outDir, { recursive: true });
 
   const source = await readFile(join(ROOT, 'web/index.html'), 'utf8');
+  checkFormulaNames(source, 'index.html');
   const { html, count } = renderFormulas(source);
   checkCspSafe(html, 'index.html');
   const embedHtml = await readFile(join(ROOT, 'web/embed.html'), 'utf8');
