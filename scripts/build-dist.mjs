@@ -2,6 +2,7 @@
 // Turns the built page (build/web) into dist/: a static folder to copy to any host.
 //   index.html, embed.html      entry points, names kept so links and iframes stay stable
 //   attention-figure.js         the drop-in element script (wasm inlined), name kept for snippets
+//   attention-lab-resize.js     the iframe height listener hosts include, name kept for snippets
 //   *.<hash>.js/.mjs/.css/.wasm everything else, named by content so hosts can cache forever
 //   *.gz                        gzip -9 copies of every text file and the wasm, for hosts that
 //                               serve pre-compressed files
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'favicon.svg']);
+const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|wasm|json)$/;
 
 const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);
@@ -31,7 +32,7 @@ function rewrite(text, from, to) {
 
 export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROOT, 'dist') } = {}) {
   const files = (await readdir(from)).filter((f) => !f.endsWith('.map'));
-  for (const required of ['index.html', 'embed.html', 'main.js', 'embed.js', 'attention-figure.js']) {
+  for (const required of ['index.html', 'embed.html', 'main.js', 'embed.js', 'attention-figure.js', 'attention-lab-resize.js']) {
     if (!files.includes(required)) throw new Error(`${from} has no ${required}: run node scripts/build-web.mjs first`);
   }
   const text = new Map();

@@ -5,6 +5,8 @@
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
+//   attention-lab-resize.js   web/attention-lab-resize.js: the listener a host page includes
+//                             so that its iframes grow to fit their figures
 //   attention_lab_web.mjs     the Emscripten glue, copied as is and imported at run time
 //   attention_lab_web.wasm    the compiled core
 //   index.html                web/index.html with every formula rendered to MathML by KaTeX
@@ -87,6 +89,35 @@ export function checkFormulaNames(html, name) {
   }
 }
 
+/**
+ * The single-file glue split in two: the glue without its inlined wasm, and a factory that
+ * decodes the base64 into `wasmBinary` before calling it. Left inline, the glue would first
+ * try fetch("data:…"), which a host's `connect-src` (or `default-src 'self'`) blocks, with two
+ * console errors that quote the whole base64, before falling back to decoding it.
+ */
+export function splitSingleFileGlue(glue) {
+  const dataUri = /(["'])data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)\1/g;
+  const found = [...glue.matchAll(dataUri)];
+  if (found.length !== 1) throw new Error(`expected one inlined wasm in ${SINGLE_FILE_GLUE}, found ${found.length}`);
+  // The emptied data: URI keeps the glue on its data-URI path (no locateFile, no fetch); with
+  // wasmBinary given, it compiles those bytes.
+  const strippedGlue = glue.replace(dataUri, '$1data:application/octet-stream;base64,$1');
+  const factory = [
+    "import createGlue from 'attention-lab:single-file-glue';",
+    `const WASM_BASE64 = ${JSON.stringify(found[0][2])};`,
+    'function wasmBytes() {',
+    '  const text = atob(WASM_BASE64);',
+    '  const bytes = new Uint8Array(text.length);',
+    '  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);',
+    '  return bytes;',
+    '}',
+    'export default function createModule(options = {}) {',
+    '  return createGlue({ wasmBinary: wasmBytes(), ...options });',
+    '}',
+  ].join('\n');
+  return { strippedGlue, factory };
+}
+
 async function requireFile(path, hint) {
   try {
     const info = await stat(path);
@@ -148,13 +179,14 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   const css = await readFile(join(ROOT, 'web/styles.css'), 'utf8');
 
   const figureMarkup = extractFigureMarkup(html);
+  const singleFile = splitSingleFileGlue(await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'));
   const modules = {
     'attention-lab:figure-markup': { contents: `export default ${JSON.stringify(figureMarkup)};`, loader: 'js' },
     'attention-lab:shadow-styles': { contents: `export default ${JSON.stringify(shadowStyles(css))};`, loader: 'js' },
-    // The single-file core: the wasm inlined as base64, so the script needs no second download.
-    'attention-lab:single-file-core': {
-      contents: await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'), loader: 'js', resolveDir: wasmDir,
-    },
+    // The single-file core: the wasm inlined as base64, so the script needs no second download,
+    // handed to the glue as bytes (see splitSingleFileGlue).
+    'attention-lab:single-file-core': { contents: singleFile.factory, loader: 'js', resolveDir: wasmDir },
+    'attention-lab:single-file-glue': { contents: singleFile.strippedGlue, loader: 'js', resolveDir: wasmDir },
   };
   const common = {
     bundle: true,
@@ -193,6 +225,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   await copyFile(join(wasmDir, WASM), join(outDir, WASM));
   await copyFile(join(ROOT, 'web/styles.css'), join(outDir, 'styles.css'));
   await copyFile(join(ROOT, 'web/favicon.svg'), join(outDir, 'favicon.svg'));
+  await copyFile(join(ROOT, 'web/attention-lab-resize.js'), join(outDir, 'attention-lab-resize.js'));
   await writeFile(join(outDir, 'index.html'), html);
   await writeFile(join(outDir, 'embed.html'), embedHtml);
 
