@@ -1,20 +1,45 @@
 #!/usr/bin/env bash
 # Builds the C++ core natively (build/native) and as WebAssembly (build/wasm).
-# Usage: scripts/build-core.sh [native|wasm|asan]...   (default: native wasm)
+# Usage: scripts/build-core.sh [native|wasm|asan|dist]...   (default: native wasm)
+#   dist   the WebAssembly modules alone, for dist/ (build/dist-wasm, -DATTN_TESTS=OFF: no
+#          GoogleTest suite compiled)
+# ATTN_BUILD_ROOT=dir puts the build folders under dir instead of build/;
+# ATTN_CONFIGURE_ONLY=1 runs CMake's configure step and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs  # Debian's emscripten finds acorn there
 jobs=$(nproc)
+build_root=${ATTN_BUILD_ROOT:-build}
+
+# A build folder configured from another checkout (the repository was moved or copied, build/
+# and all) makes CMake stop: "The current CMakeCache.txt directory … is different than the
+# directory … where CMakeCache.txt was created". Such a folder holds nothing reusable here, so
+# it is configured afresh.
+reset_if_foreign() {
+  local dir=$1 cache="$1/CMakeCache.txt" source_dir cache_dir
+  [ -f "$cache" ] || return 0
+  source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$cache")
+  cache_dir=$(sed -n 's/^CMAKE_CACHEFILE_DIR:INTERNAL=//p' "$cache")
+  if [ "$(realpath -m "$source_dir")" != "$(realpath -m .)" ] || [ "$(realpath -m "$cache_dir")" != "$(realpath -m "$dir")" ]; then
+    echo "build-core: $dir was configured for $source_dir; configuring it afresh"
+    rm -rf "$dir"
+  fi
+}
 
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(native wasm)
 for target in "${targets[@]}"; do
+  dir="$build_root/$target"
+  [ "$target" = dist ] && dir="$build_root/dist-wasm"
+  reset_if_foreign "$dir"
   case "$target" in
-    native) cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
-    asan) cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON >/dev/null ;;
-    wasm) emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
-    *) echo "build-core: unknown target '$target' (native, wasm or asan)" >&2; exit 2 ;;
+    native) cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
+    asan) cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON >/dev/null ;;
+    wasm) emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
+    dist) emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DATTN_TESTS=OFF >/dev/null ;;
+    *) echo "build-core: unknown target '$target' (native, wasm, asan or dist)" >&2; exit 2 ;;
   esac
+  [ "${ATTN_CONFIGURE_ONLY:-0}" = 1 ] && continue
   echo "build-core: building $target"
-  cmake --build "build/$target" -j "$jobs"
+  cmake --build "$dir" -j "$jobs"
 done

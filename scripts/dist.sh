@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds dist/: the page, the embed page and the single-file element script, ready to copy
-# to any static host (see README, "Putting a figure in your course").
+# Builds dist/: the page, the embed page, the single-file element script and the iframe
+# resize listener, ready to copy to any static host (see README, "Putting a figure in your
+# course"). It builds in folders of its own (build/dist-wasm, build/dist-web), without the
+# test suite, so it neither needs nor disturbs the test builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build-core.sh wasm
-node scripts/build-web.mjs
-node scripts/build-dist.mjs
+bash scripts/build-core.sh dist
+node scripts/build-web.mjs --wasm-dir build/dist-wasm --out build/dist-web
+node scripts/build-dist.mjs --from build/dist-web --out dist
