@@ -19,6 +19,7 @@ RowStats row_stats(MatrixIn weights) {
     stats.largest(i) = weights.row(i).maxCoeff(&j);
     stats.argmax(i) = j;
   }
+  check::finite_result("the row entropies", stats.entropy.transpose(), "weights are finite, but far outside [0, 1]");
   return stats;
 }
 
