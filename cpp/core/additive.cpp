@@ -1,7 +1,10 @@
 #include "additive.hpp"
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
+#include "budget.hpp"
 #include "check.hpp"
 
 namespace attn {
@@ -18,11 +21,24 @@ Matrix additive_scores(MatrixIn Q, MatrixIn K, MatrixIn W, MatrixIn U, VectorIn 
     throw std::invalid_argument("U must be " + check::shape(v.rows(), K.cols()) + " (d_a x d_k), got " +
                                 check::shape_of(U));
   }
+  budget::matrix("Q", Q.rows(), Q.cols());
+  budget::matrix("K", K.rows(), K.cols());
+  budget::matrix("W", W.rows(), W.cols());
+  budget::matrix("U", U.rows(), U.cols());
+  budget::matrix("the scores", Q.rows(), K.rows());
+  const std::int64_t da = v.rows();
+  budget::multiply_adds("additive scores (W·q, U·k and vᵀ tanh(…) for every pair)",
+                        budget::sum({budget::product({Q.rows(), da, Q.cols()}), budget::product({K.rows(), da, K.cols()}),
+                                     budget::product({Q.rows(), K.rows(), da})}));
   check::all_finite("Q", Q);
   check::all_finite("K", K);
   check::all_finite("W", W);
   check::all_finite("U", U);
-  if (!v.allFinite()) throw std::invalid_argument("v has a non-finite entry");
+  for (Eigen::Index i = 0; i < v.rows(); ++i) {
+    if (!std::isfinite(v(i))) {
+      throw std::invalid_argument("v has a non-finite entry " + check::number(v(i)) + " at " + std::to_string(i));
+    }
+  }
 
   // The query and key halves of the hidden layer are computed once each, then paired.
   const Matrix query_part = Q * W.transpose();  // n×da
@@ -33,6 +49,8 @@ Matrix additive_scores(MatrixIn Q, MatrixIn K, MatrixIn W, MatrixIn U, VectorIn 
       scores(i, j) = (query_part.row(i) + key_part.row(j)).array().tanh().matrix().dot(v);
     }
   }
+  check::finite_result("the scores", scores,
+                       "v is finite, but vᵀ tanh(…) sums its entries past the largest float64 (about 1.8e308)");
   return scores;
 }
 

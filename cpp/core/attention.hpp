@@ -1,6 +1,7 @@
 // Scaled dot-product attention: softmax(Q Kᵀ / (τ·√d_k)) V, for self- and cross-attention.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "types.hpp"
@@ -30,7 +31,8 @@ struct AttentionResult {
 Matrix dot_scores(MatrixIn Q, MatrixIn K);
 
 // A causal mask: query i may see keys 0 … i.
-Mask causal_mask(Eigen::Index n, Eigen::Index m);
+// Sizes are 64-bit so that a huge request is refused, not narrowed, where Eigen::Index is 32 bits.
+Mask causal_mask(std::int64_t n, std::int64_t m);
 
 // Q (n×dk), K (m×dk), V (m×dv); n ≠ m is cross-attention.
 AttentionResult attention(MatrixIn Q, MatrixIn K, MatrixIn V, const AttentionOptions& options = {});

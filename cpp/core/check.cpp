@@ -33,6 +33,17 @@ void all_finite(const char* name, MatrixIn m) {
   }
 }
 
+void finite_result(const char* what, MatrixIn m, const std::string& why) {
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      if (!std::isfinite(m(i, j))) {
+        throw std::invalid_argument(std::string(what) + " overflows float64 at (" + std::to_string(i) + ", " +
+                                    std::to_string(j) + "), got " + number(m(i, j)) + ": " + why);
+      }
+    }
+  }
+}
+
 void positive_finite(const char* name, double value) {
   if (!std::isfinite(value) || value <= 0) {
     throw std::invalid_argument(std::string(name) + " must be positive and finite, got " + number(value));

@@ -20,6 +20,9 @@ std::string shape_of(const Eigen::DenseBase<Derived>& m) {
 
 void not_empty(const char* name, Eigen::Index rows, Eigen::Index cols);
 void all_finite(const char* name, MatrixIn m);
+// For a result computed from finite inputs: if an entry overflowed, says so, naming the result
+// (`what`) and what made it overflow (`why`), rather than blaming a later step for it.
+void finite_result(const char* what, MatrixIn m, const std::string& why);
 void positive_finite(const char* name, double value);
 void positive_count(const char* name, long long value);
 void same_cols(const char* a_name, MatrixIn a, const char* b_name, MatrixIn b);

@@ -2,13 +2,16 @@
 
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
+#include "budget.hpp"
 #include "check.hpp"
 
 namespace attn {
 
 Matrix softmax_rows(MatrixIn logits, double temperature, const std::optional<Mask>& mask) {
   check::not_empty("logits", logits.rows(), logits.cols());
+  budget::matrix("logits", logits.rows(), logits.cols());
   check::all_finite("logits", logits);
   check::positive_finite("temperature", temperature);
   if (mask) check::usable_mask(*mask, logits.rows(), logits.cols());
@@ -36,12 +39,19 @@ Matrix softmax_rows(MatrixIn logits, double temperature, const std::optional<Mas
 }
 
 Matrix softmax_columns(MatrixIn logits, double temperature) {
+  // Checked here, before transposing, so that a message gives the caller's (row, column).
+  check::not_empty("logits", logits.rows(), logits.cols());
+  budget::matrix("logits", logits.rows(), logits.cols());
+  check::all_finite("logits", logits);
+  check::positive_finite("temperature", temperature);
   const Matrix transposed = logits.transpose();
   return softmax_rows(transposed, temperature).transpose();
 }
 
 SoftmaxSummary softmax_summary(const Eigen::Ref<const RowVector>& scores, double divisor) {
   check::not_empty("scores", 1, scores.size());
+  budget::matrix("scores", 1, scores.size());
+  if (!scores.allFinite()) throw std::invalid_argument("scores has a non-finite entry");
   check::positive_finite("divisor", divisor);
   const double top = scores.maxCoeff();
   double partition = 0;   // Z
@@ -56,6 +66,7 @@ SoftmaxSummary softmax_summary(const Eigen::Ref<const RowVector>& scores, double
 }
 
 Vector row_entropy(MatrixIn weights) {
+  budget::matrix("weights", weights.rows(), weights.cols());
   Vector entropy(weights.rows());
   for (Eigen::Index i = 0; i < weights.rows(); ++i) {
     double h = 0;

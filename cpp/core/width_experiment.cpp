@@ -4,12 +4,18 @@
 #include <stdexcept>
 #include <string>
 
+#include "budget.hpp"
 #include "random.hpp"
 #include "softmax.hpp"
 #include "types.hpp"
 
 namespace attn {
 namespace {
+
+std::string describe(const WidthExperimentSetup& s) {
+  return "the width experiment (keys m = " + std::to_string(s.keys) + ", widths 2^1 … 2^" + std::to_string(s.max_log2) +
+         ", trials T = " + std::to_string(s.trials) + ")";
+}
 
 void check_setup(const WidthExperimentSetup& s) {
   if (s.keys < 2 || s.keys > 4096) {
@@ -43,6 +49,9 @@ std::vector<WidthPoint> empty_points(const WidthExperimentSetup& setup) {
 
 std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
   check_setup(setup);
+  // Per width and trial: m normal draws and one chi-square draw, then two softmax summaries over m.
+  budget::experiment_work(describe(setup).c_str(),
+                          budget::product({setup.trials, setup.max_log2, budget::sum({budget::product({3, setup.keys}), 1})}));
   Random random(setup.seed);
   std::vector<WidthPoint> points = empty_points(setup);
   RowVector scores(setup.keys);
@@ -58,6 +67,11 @@ std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
 
 std::vector<WidthPoint> width_experiment_direct(const WidthExperimentSetup& setup) {
   check_setup(setup);
+  // Per trial: (m + 1)·d_k normal draws at each width d_k = 2 … 2^L, then two softmax rows of m.
+  const std::int64_t widths_sum = (std::int64_t{1} << (setup.max_log2 + 1)) - 2;
+  budget::experiment_work(describe(setup).c_str(),
+                          budget::product({setup.trials, budget::sum({budget::product({setup.keys + 1, widths_sum}),
+                                                                       budget::product({2, setup.keys, setup.max_log2})})}));
   Random random(setup.seed);
   std::vector<WidthPoint> points = empty_points(setup);
   for (WidthPoint& point : points) {
