@@ -13,9 +13,11 @@
 //                             (its <figure data-figure> elements are also the embeds' markup)
 //   styles.css, favicon.svg   copied
 //
-// The page must run under `default-src 'self'; script-src 'self' 'wasm-unsafe-eval';
-// style-src 'self'; img-src 'self' data:`, so the build refuses to emit HTML with inline
-// scripts, style attributes or event-handler attributes.
+// The page must run under the Content-Security-Policy in scripts/serve.mjs (`default-src 'self';
+// script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; base-uri 'none';
+// form-action 'none'; object-src 'none'`), so the build refuses to emit HTML with inline
+// scripts, style attributes or event-handler attributes, and writes that policy into both
+// HTML files as a <meta http-equiv> for hosts that send none.
 //
 // Usage: node scripts/build-web.mjs [--wasm-dir build/wasm] [--out build/web]
 
@@ -25,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
 import katex from 'katex';
+import { CSP } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GLUE = 'attention_lab_web.mjs';
@@ -118,6 +121,18 @@ export function splitSingleFileGlue(glue) {
   return { strippedGlue, factory };
 }
 
+/**
+ * Puts the page's Content-Security-Policy into the HTML as a <meta http-equiv>, right after the
+ * charset, so that a copy of dist/ on a host that sends no policy (GitHub Pages, a course's
+ * file area) still runs under it. A host's own header, if any, applies as well.
+ */
+export function withPolicyMeta(html, name) {
+  const charset = /<meta charset="utf-8">\n?/i;
+  if (!charset.test(html)) throw new Error(`${name} has no <meta charset="utf-8"> to put the CSP after`);
+  if (/http-equiv="Content-Security-Policy"/i.test(html)) throw new Error(`${name} already has a CSP <meta>: the build adds it`);
+  return html.replace(charset, (tag) => `${tag.trimEnd()}\n  <meta http-equiv="Content-Security-Policy" content="${CSP}">\n`);
+}
+
 async function requireFile(path, hint) {
   try {
     const info = await stat(path);
@@ -172,9 +187,11 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
 
   const source = await readFile(join(ROOT, 'web/index.html'), 'utf8');
   checkFormulaNames(source, 'index.html');
-  const { html, count } = renderFormulas(source);
+  const rendered = renderFormulas(source);
+  const { count } = rendered;
+  const html = withPolicyMeta(rendered.html, 'index.html');
   checkCspSafe(html, 'index.html');
-  const embedHtml = await readFile(join(ROOT, 'web/embed.html'), 'utf8');
+  const embedHtml = withPolicyMeta(await readFile(join(ROOT, 'web/embed.html'), 'utf8'), 'embed.html');
   checkCspSafe(embedHtml, 'embed.html');
   const css = await readFile(join(ROOT, 'web/styles.css'), 'utf8');
 

@@ -130,3 +130,45 @@ test('the page and the embed are sent with base-uri, form-action and object-src 
     assert.equal(directives.get('script-src'), "'self' 'wasm-unsafe-eval'", path);
   }
 });
+
+test('the browser enforces the three directives, from the header and, on a host that sends no policy, from the page itself', async () => {
+  const noPolicyHost = await startServer({ root: WEB_ROOT, port: 0, host: '127.0.0.3' });
+  try {
+    for (const [label, base] of [['served with the header', session.url], ['from a host with no policy', noPolicyHost.url]]) {
+      for (const path of ['', 'embed.html?figure=temperature']) {
+        const context = await session.browser.newContext(DESKTOP);
+        await context.addInitScript(() => {
+          window.__violations = [];
+          document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.effectiveDirective));
+        });
+        const page = await context.newPage();
+        await page.goto(`${base}${path}`);
+        await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+        const where = `${label}: /${path}`;
+        const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+        assert.match(meta, /base-uri 'none'; form-action 'none'; object-src 'none'/, where);
+        const result = await page.evaluate(() => {
+          const pageUrl = document.baseURI;
+          const base = document.createElement('base');
+          base.href = 'http://127.0.0.9/elsewhere/';
+          document.head.prepend(base);
+          const object = document.createElement('object');
+          object.data = 'favicon.svg';
+          document.body.append(object);
+          const form = document.createElement('form');
+          form.action = 'favicon.svg';
+          document.body.append(form);
+          form.submit();
+          return { baseKept: document.baseURI === pageUrl };
+        });
+        assert.ok(result.baseKept, `${where}: an injected <base> does not move the page's URLs`);
+        await page.waitForFunction(() => ['base-uri', 'object-src', 'form-action'].every((d) => window.__violations.includes(d)), null, { timeout: 5000 })
+          .catch(async () => assert.fail(`${where}: violations seen: ${await page.evaluate(() => window.__violations.join(', '))}`));
+        assert.equal(new URL(page.url()).pathname, `/${path.split('?')[0]}`, `${where}: the form did not navigate`);
+        await context.close();
+      }
+    }
+  } finally {
+    await noPolicyHost.close();
+  }
+});
