@@ -24,6 +24,12 @@ fi
 # Debian's emscripten needs Debian's node modules (acorn) on the path; see README.
 export NODE_PATH=/usr/share/nodejs
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+if [ -L node_modules ]; then
+  # node_modules is another checkout's (a git worktree sharing it through a symlink): npm ci
+  # here would delete that folder's packages for everyone using it. A worktree's lock file is
+  # newer than the shared install just by being checked out later, so the date says nothing.
+  cmp -s package-lock.json "$(readlink -f node_modules)/../package-lock.json" \
+    || echo "setup: node_modules is a link to $(readlink -f node_modules) and package-lock.json differs from that checkout's; not running npm ci through it (replace the link with a folder of your own to install)" >&2
+elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -1,10 +1,12 @@
-// scripts/build-core.sh as scripts/dist.sh uses it: a build folder configured from another
+// scripts/setup.sh never runs npm ci through a node_modules that links to another checkout's
+// (it would empty that folder for every worktree sharing it). scripts/build-core.sh as
+// scripts/dist.sh uses it: a build folder configured from another
 // checkout (a moved or copied repository) is configured afresh instead of stopping CMake, and
 // the dist target leaves the GoogleTest suite out. Configure steps only: nothing is compiled.
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
@@ -51,4 +53,24 @@ test('a build folder configured from another checkout is configured afresh, with
   });
   assert.equal(again.status, 0, again.stderr);
   assert.doesNotMatch(again.stdout, /afresh/);
+});
+
+test('setup.sh leaves a shared (symlinked) node_modules alone, even when the lock file looks newer', () => {
+  const shared = join(work, 'main-checkout');
+  const worktree = join(work, 'worktree');
+  mkdirSync(join(shared, 'node_modules/some-package'), { recursive: true });
+  writeFileSync(join(shared, 'node_modules/some-package/index.js'), 'export default 1;\n');
+  writeFileSync(join(shared, 'node_modules/.package-lock.json'), '{}\n');
+  writeFileSync(join(shared, 'package-lock.json'), '{"lockfileVersion": 3, "packages": {}}\n');
+  mkdirSync(join(worktree, 'scripts'), { recursive: true });
+  cpSync(join(ROOT, 'scripts/setup.sh'), join(worktree, 'scripts/setup.sh'));
+  writeFileSync(join(worktree, 'package-lock.json'), '{"lockfileVersion": 3, "packages": {"": {}}}\n');
+  const past = new Date(Date.now() - 3600_000);
+  utimesSync(join(shared, 'node_modules/.package-lock.json'), past, past); // the lock file is newer
+  symlinkSync(join(shared, 'node_modules'), join(worktree, 'node_modules'));
+
+  const run = spawnSync('bash', [join(worktree, 'scripts/setup.sh')], { env, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.ok(existsSync(join(shared, 'node_modules/some-package/index.js')), 'the shared packages are still there');
+  assert.match(run.stderr, /node_modules is a link to .*main-checkout\/node_modules .*not running npm ci/);
 });
