@@ -8,13 +8,13 @@
 // which cross the shadow boundary. Settings the learner changes are reflected back into the
 // element's attributes. Mounting itself is mount-figure.js's job.
 
-import { createAttentionLab } from '../../cpp/bindings/attention-lab.js';
+import { createAttentionLab } from '#attention-lab';
 import createModule from 'attention-lab:single-file-core';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
 import STYLES from 'attention-lab:shadow-styles';
-import { prefixedSearch, unprefixedPairs } from './embed-keys.js';
-import { createStore } from './lib/state.js';
-import { htmlElement } from './lib/svg.js';
+import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
+import { createStore } from './lib/state/store.js';
+import { htmlElement } from './lib/dom/elements.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 // Where this script was loaded from: the base of the links and embed code the toolbar offers.

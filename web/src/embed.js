@@ -5,12 +5,12 @@
 // a reload keep them), and the frame tells its parent its height with postMessage so the
 // host page can size the iframe to its content. Mounting itself is mount-figure.js's job.
 
-import { labReady } from './core.js';
-import { prefixedSearch, unprefixedPairs } from './embed-keys.js';
+import { labReady } from './load-wasm.js';
+import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
-import { debounce } from './lib/debounce.js';
-import { createStore } from './lib/state.js';
-import { htmlElement } from './lib/svg.js';
+import { debounce } from './lib/state/debounce.js';
+import { createStore } from './lib/state/store.js';
+import { htmlElement } from './lib/dom/elements.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick

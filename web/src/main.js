@@ -2,10 +2,10 @@
 // (synchronised with the URL) and mounts each figure into the element that names it with
 // data-figure. Figures are independent: one failing leaves the others working.
 
-import { labReady } from './core.js';
-import { debounce } from './lib/debounce.js';
-import { createStore } from './lib/state.js';
-import { scrollableWhenOverflowing } from './lib/scroll-region.js';
+import { labReady } from './load-wasm.js';
+import { debounce } from './lib/state/debounce.js';
+import { createStore } from './lib/state/store.js';
+import { scrollableWhenOverflowing } from './lib/dom/scroll-region.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick

@@ -7,7 +7,7 @@
 // toolbar.
 
 import { FIGURES } from './figures/index.js';
-import { addFigureToolbar } from './lib/figure-toolbar.js';
+import { addFigureToolbar } from './lib/share/toolbar.js';
 
 const MAX_NAMES_LISTED = 5;
 const MAX_NAME_LENGTH = 40;

@@ -14,12 +14,12 @@
 // lab.additiveScores, lab.matmul) on each change; this module only formats and compares.
 
 import attendOneHeader from '../../../cpp/teaching/attend_one.hpp';
-import { matrix, row } from '../../../cpp/bindings/attention-lab.js';
-import { formatFixed, formatSignificant } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { scrollableWhenOverflowing } from '../lib/scroll-region.js';
-import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { matrix, row } from '#attention-lab';
+import { formatFixed, formatSignificant } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { scrollableWhenOverflowing } from '../lib/dom/scroll-region.js';
+import { htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const NAME = 'by-hand';
 const MIN = -4; // smallest component a vector may have

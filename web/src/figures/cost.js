@@ -5,10 +5,10 @@
 // the inputs keep whatever the learner typed, and an invalid one shows the core's message
 // beside its field while the last valid results stay on screen.
 
-import { formatCount, formatSignificant } from '../lib/format.js';
-import { createPicker } from '../lib/picker.js';
-import { createPlot } from '../lib/plot.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { formatCount, formatSignificant } from '../lib/format/index.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { createPlot } from '../lib/charts/plot.js';
+import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 
 const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: 'yes' };

@@ -1,9 +1,9 @@
-// The page's state store (web/src/lib/state.js) is plain JavaScript with no DOM, so it
+// The page's state store (web/src/lib/state/store.js) is plain JavaScript with no DOM, so it
 // is tested directly under node: schema validation, URL reading and writing, listeners.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createStore } from '../../web/src/lib/state.js';
+import { createStore } from '../../web/src/lib/state/store.js';
 
 function storeWith(search) {
   const notices = [];

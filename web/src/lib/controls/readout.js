@@ -2,7 +2,7 @@
 // <span class="readout-note">…</span></p>. The label is tied to the output, so a screen
 // reader and a test find the value by its name ("largest weight", "entropy", …).
 
-import { htmlElement, uniqueId } from './svg.js';
+import { htmlElement, uniqueId } from '../dom/elements.js';
 
 /** Returns { line, output, note }: set output.textContent to the value, note to a muted remark. */
 export function createReadout(parent, label) {
