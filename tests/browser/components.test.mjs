@@ -15,10 +15,10 @@ async function bundleLib() {
   const result = await esbuild.build({
     stdin: {
       contents: `
-        export { createHeatmap } from './web/src/lib/heatmap.js';
-        export { createPlot } from './web/src/lib/plot.js';
-        export { createSlider } from './web/src/lib/slider.js';
-        export { createBars } from './web/src/lib/bars.js';`,
+        export { createHeatmap } from './web/src/lib/charts/heatmap.js';
+        export { createPlot } from './web/src/lib/charts/plot.js';
+        export { createSlider } from './web/src/lib/controls/slider.js';
+        export { createBars } from './web/src/lib/charts/bars.js';`,
       resolveDir: ROOT,
     },
     bundle: true, format: 'iife', globalName: 'lib', write: false, logLevel: 'silent',

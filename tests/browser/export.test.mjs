@@ -1,96 +1,16 @@
 // The Export menu of the figure toolbar: every picture downloads as a standalone SVG and a
 // PNG, every matrix and plot's data as CSV and JSON, for the temperature figure in detail
-// and for every other figure on the page generically. The pure helpers of
-// web/src/lib/exportable.js (CSV, JSON, the matrix registry) are checked first, under node.
+// and for every other figure on the page generically. The pure helpers (CSV, JSON, the matrix
+// registry) are checked under node, in tests/js/export-files.test.mjs.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  compactJson, csvField, listExportables, matrixToCsv, matrixToJson, normaliseMatrix, registerMatrix, seriesToCsv, slug,
-} from '../../web/src/lib/exportable.js';
 import { trailingNumber, useBrowser } from './harness.mjs';
+import { parseCsv } from '../js/csv.mjs';
 import { CLIPBOARD, downloadBy, figureLocator, figureNames, toolbarOf } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** CSV text → rows of fields (handles quoted fields). */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 1; } else if (c === '"') quoted = false; else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(field); field = ''; } else if (c === '\n') { row.push(field.replace(/\r$/, '')); rows.push(row); row = []; field = ''; } else field += c;
-  }
-  if (field || row.length) { row.push(field); rows.push(row); }
-  return rows;
-}
-
-// ----------------------------------------------------------------------------------------
-// Pure helpers (node)
-
-test('CSV fields are quoted only when needed; a matrix becomes a header row plus one row per matrix row', () => {
-  assert.equal(csvField('cat'), 'cat');
-  assert.equal(csvField('a,b'), '"a,b"');
-  assert.equal(csvField('say "hi"'), '"say ""hi"""');
-  assert.equal(csvField(null), '');
-  const matrix = normaliseMatrix({
-    matrix: { rows: 2, cols: 3, data: new Float64Array([1, 0.5, NaN, -2, 1e-7, 3]) },
-    rowLabels: ['q,1', 'q2'], colLabels: ['a', 'b', 'c'], rowTitle: 'query', colTitle: 'key',
-  });
-  assert.deepEqual(matrix.values, [[1, 0.5, null], [-2, 1e-7, 3]], 'NaN becomes an empty entry');
-  const rows = parseCsv(matrixToCsv(matrix));
-  assert.deepEqual(rows, [['query \\ key', 'a', 'b', 'c'], ['q,1', '1', '0.5', ''], ['q2', '-2', '1e-7', '3']]);
-  const json = JSON.parse(matrixToJson(matrix, { figure: 'f', name: 'm', settings: { tau: 2 } }));
-  assert.deepEqual(json, {
-    figure: 'f', name: 'm', rows: 2, cols: 3, rowTitle: 'query', colTitle: 'key',
-    rowLabels: ['q,1', 'q2'], colLabels: ['a', 'b', 'c'], values: [[1, 0.5, null], [-2, 1e-7, 3]], settings: { tau: 2 },
-  });
-});
-
-test('nested arrays and default labels are accepted; ragged or missing matrices are refused', () => {
-  const matrix = normaliseMatrix({ values: [[1, 2], [3, 4]] });
-  assert.deepEqual([matrix.rowLabels, matrix.colLabels], [['0', '1'], ['0', '1']]);
-  assert.equal(normaliseMatrix([[1], [2, 3]]), null);
-  assert.equal(normaliseMatrix(null), null);
-  assert.equal(normaliseMatrix({ foo: 1 }), null);
-});
-
-test('plot data: one x column when the series share x, the long form otherwise', () => {
-  const shared = { xLabel: 'n', yLabel: 'cost', series: [{ name: 'a', x: [1, 2], y: [3, 4] }, { name: 'b', x: [1, 2], y: [5, 6] }] };
-  assert.deepEqual(parseCsv(seriesToCsv(shared)), [['n', 'a', 'b'], ['1', '3', '5'], ['2', '4', '6']]);
-  const apart = { xLabel: 'n', yLabel: 'cost', series: [{ name: 'a', x: [1], y: [3] }, { name: 'b', x: [2, 3], y: [5, 6] }] };
-  assert.deepEqual(parseCsv(seriesToCsv(apart)), [['series', 'n', 'cost'], ['a', '1', '3'], ['b', '2', '5'], ['b', '3', '6']]);
-});
-
-test('compact JSON keeps rows on one line and still parses; slugs are file-name safe', () => {
-  const value = { a: [[1, null], [2, 3]], b: { c: 'x' }, d: undefined, e: [] };
-  const text = compactJson(value);
-  assert.deepEqual(JSON.parse(text), { a: [[1, null], [2, 3]], b: { c: 'x' }, e: [] });
-  assert.match(text, /\[1,null\]/);
-  assert.equal(slug('head 0 of 4, built for \u201cit\u201d: weights'), 'head-0-of-4-built-for-it-weights');
-  assert.equal(slug('\u221a\u2026'), 'export');
-});
-
-test('registerMatrix adds named matrices to a figure, replaces one of the same name and can be undone', () => {
-  const figure = { querySelectorAll: () => [] }; // a figure with no heat maps or plots
-  registerMatrix(figure, 'outputs', () => ({ values: [[0]] }));
-  const first = registerMatrix(figure, 'outputs', () => ({ values: [[1]] }));
-  registerMatrix(figure, 'scores', () => ({ values: [[2]] }));
-  let list = listExportables(figure);
-  assert.deepEqual(list.matrices.map((m) => m.name), ['outputs', 'scores']);
-  assert.deepEqual(list.matrices[0].getMatrix(), { values: [[1]] }, 'the later registration wins');
-  assert.deepEqual(list.matrices[1].getMatrix(), { values: [[2]] });
-  first();
-  list = listExportables(figure);
-  assert.deepEqual(list.matrices.map((m) => m.name), ['scores']);
-  assert.throws(() => registerMatrix(figure, 'x', 'not a function'), /bad arguments/);
-});
 
 // ----------------------------------------------------------------------------------------
 // In the browser

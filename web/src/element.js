@@ -6,20 +6,21 @@
 // application/wasm. Each element draws its figure in a shadow root, so the host's styles and
 // ours do not leak into each other; the host restyles it through the --al-* custom properties,
 // which cross the shadow boundary. Settings the learner changes are reflected back into the
-// element's attributes.
+// element's attributes. Mounting itself is mount-figure.js's job.
 
-import { createAttentionLab } from '../../cpp/bindings/attention-lab.js';
+import { createAttentionLab } from '#attention-lab';
 import createModule from 'attention-lab:single-file-core';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
 import STYLES from 'attention-lab:shadow-styles';
-import { prefixedSearch, unprefixedPairs } from './embed-keys.js';
-import { FIGURES } from './figures/index.js';
-import { addFigureToolbar } from './lib/figure-toolbar.js';
-import { createStore } from './lib/state.js';
-import { htmlElement } from './lib/svg.js';
+import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
+import { createStore } from './lib/state/store.js';
+import { htmlElement } from './lib/dom/elements.js';
+import { mountFigure, noticeBoard } from './mount-figure.js';
 
 // Where this script was loaded from: the base of the links and embed code the toolbar offers.
 const scriptBase = new URL('./', document.currentScript?.src ?? location.href);
+// Attributes every HTML element may carry: never read as settings of the figure.
+const GLOBAL_ATTRIBUTE = /^(name|figure|id|class|style|title|lang|dir|hidden|slot|part|tabindex|role|is|data-.*|aria-.*)$/;
 let labPromise = null;
 let sheet = null;
 
@@ -44,24 +45,11 @@ class AttentionFigure extends HTMLElement {
     const shadow = this.attachShadow({ mode: 'open' });
     shadow.adoptedStyleSheets = [sharedSheet()];
     const notices = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, shadow);
-    const showNotice = (message) => {
-      htmlElement('li', {}, message, notices);
-      notices.hidden = false;
-    };
+    const showNotice = noticeBoard(notices);
     const name = this.getAttribute('name') ?? '';
-    if (!Object.hasOwn(FIGURES, name) || !Object.hasOwn(FIGURE_MARKUP, name)) {
-      htmlElement('p', { class: 'figure-error', role: 'alert' },
-        `attention-figure: no figure called “${name.slice(0, 40)}”. Figures: ${Object.keys(FIGURES).join(', ')}.`, shadow);
-      this.dataset.labReady = 'true';
-      return;
-    }
 
-    const template = document.createElement('template');
-    template.innerHTML = FIGURE_MARKUP[name]; // from our own page, never from the host
-    const figure = template.content.firstElementChild;
-    shadow.appendChild(figure);
-
-    const attributes = [...this.attributes].map((a) => [a.name, a.value]).filter(([n]) => !n.startsWith('data-'));
+    // The element's attributes are the figure's settings, without the figure prefix the store uses.
+    const attributes = [...this.attributes].map((a) => [a.name, a.value]).filter(([n]) => !GLOBAL_ATTRIBUTE.test(n));
     const state = createStore({
       search: prefixedSearch(name, attributes),
       writeSearch: (search) => {
@@ -74,16 +62,14 @@ class AttentionFigure extends HTMLElement {
       },
       onNotice: showNotice,
     });
-
-    try {
-      labPromise ??= createAttentionLab(createModule);
-      const lab = await labPromise;
-      FIGURES[name].mount(figure, { lab, state });
-      addFigureToolbar(figure, { figureName: name, state, embedBase: scriptBase, pageUrl: new URL('index.html', scriptBase) });
-    } catch (error) {
-      htmlElement('p', { class: 'figure-error', role: 'alert' }, `This figure could not be drawn: ${error.message}`, shadow);
-      console.error(error);
-    }
+    labPromise ??= createAttentionLab(createModule);
+    await mountFigure(shadow, name, {
+      lab: labPromise,
+      state,
+      links: { embedBase: scriptBase, pageUrl: new URL('index.html', scriptBase), settingName: (param) => param.slice(name.length + 1) },
+      notice: showNotice,
+      markup: FIGURE_MARKUP,
+    });
     this.dataset.labReady = 'true';
     this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true }));
   }

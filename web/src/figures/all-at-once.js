@@ -2,12 +2,12 @@
 // three matrices, scores (n × m), weights (n × m, each row summing to 1) and output (n × d_v),
 // with one query's row outlined through all three. Every value is the core's.
 
-import { formatFixed, formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPicker } from '../lib/picker.js';
-import { htmlElement } from '../lib/svg.js';
-import { createReadout } from '../lib/readout.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { formatFixed, formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { htmlElement } from '../lib/dom/elements.js';
+import { createReadout } from '../lib/controls/readout.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 

@@ -4,9 +4,9 @@
 // stored in the page: every expected value is computed when Check is pressed.
 // (The questions answered in words, with sample answers, are plain HTML beside the figure.)
 
-import { matrix, row } from '../../../cpp/bindings/attention-lab.js';
-import { formatFixed, formatSignificant } from '../lib/format.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { matrix, row } from '#attention-lab';
+import { formatFixed, formatSignificant } from '../lib/format/index.js';
+import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 
 const RIGHT_WITHIN = 0.01; // an answer this close to the core's value is right
 const CLOSE_WITHIN = 0.05; // … and this close is close

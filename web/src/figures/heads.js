@@ -4,14 +4,14 @@
 // raw scores, the parameter count of the layer for the current h (from the core's cost
 // model), and rows (A) and (B) of Table 3 of the paper, which are quoted data.
 
-import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPlot } from '../lib/plot.js';
-import { createSlider } from '../lib/slider.js';
-import { htmlElement } from '../lib/svg.js';
-import { createReadout } from '../lib/readout.js';
-import { registerMatrix } from '../lib/exportable.js';
-import { isEvenRow, keysAtMax } from '../lib/row-focus.js';
+import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPlot } from '../lib/charts/plot.js';
+import { createSlider } from '../lib/controls/slider.js';
+import { htmlElement } from '../lib/dom/elements.js';
+import { createReadout } from '../lib/controls/readout.js';
+import { registerMatrix } from '../lib/export/registry.js';
+import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default

@@ -3,9 +3,9 @@
 // figures from this one list; figures never import each other.
 
 import * as allAtOnce from './all-at-once.js';
-import * as byHand from './by-hand.js';
+import * as byHand from './by-hand/index.js';
 import * as checkYourself from './check-yourself.js';
-import * as cost from './cost.js';
+import * as cost from './cost/index.js';
 import * as heads from './heads.js';
 import * as lookup from './lookup.js';
 import * as map from './map.js';

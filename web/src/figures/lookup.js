@@ -3,11 +3,11 @@
 // and watch the score matrix turn symmetric. Every shape is read off a matrix the core just
 // computed, and every score is the core's.
 
-import { formatFixed, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { htmlElement, svgElement, uniqueId } from '../lib/svg.js';
-import { createReadout } from '../lib/readout.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { formatFixed, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
+import { createReadout } from '../lib/controls/readout.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)

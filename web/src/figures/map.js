@@ -3,12 +3,12 @@
 // A query picker outlines the same row in all four maps and reads where each head puts that
 // query's largest weight; every cell's exact weight shows on hover and on keyboard focus.
 
-import { formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPicker } from '../lib/picker.js';
-import { htmlElement } from '../lib/svg.js';
-import { registerMatrix } from '../lib/exportable.js';
-import { isEvenRow, keysAtMax } from '../lib/row-focus.js';
+import { formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { htmlElement } from '../lib/dom/elements.js';
+import { registerMatrix } from '../lib/export/registry.js';
+import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 
 const HEADS = 4; // the split at which the core names each slice's job
 const DEFAULT_QUERY = 7; // "it"

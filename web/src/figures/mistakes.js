@@ -6,12 +6,12 @@
 //   swap-kv      V passed where K belongs and K where V belongs
 // Every value, including the divisors named in the titles, comes from the core's results.
 
-import { formatFixed, formatNats, formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPicker } from '../lib/picker.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
-import { createReadout } from '../lib/readout.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { formatFixed, formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { createReadout } from '../lib/controls/readout.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"

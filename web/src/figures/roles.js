@@ -4,11 +4,11 @@
 // mask) and encoder–decoder attention (the French "le chat s'assit" asks, the English sentence
 // answers). A head picker shows the layer split into h heads. Every value is the core's.
 
-import { formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPicker } from '../lib/picker.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];

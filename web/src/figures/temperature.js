@@ -2,15 +2,15 @@
 // query token, with a query picker and a temperature τ that divides the scores on top of
 // √d_k. Every value shown is recomputed by the WebAssembly core on each input.
 
-import { createBars } from '../lib/bars.js';
-import { formatNats, formatWeight, quoteToken } from '../lib/format.js';
-import { createHeatmap } from '../lib/heatmap.js';
-import { createPicker } from '../lib/picker.js';
-import { createSlider } from '../lib/slider.js';
-import { htmlElement } from '../lib/svg.js';
-import { createReadout } from '../lib/readout.js';
-import { createAttentionLines } from '../lib/attention-lines.js';
-import { registerMatrix } from '../lib/exportable.js';
+import { createBars } from '../lib/charts/bars.js';
+import { formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
+import { createHeatmap } from '../lib/charts/heatmap.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { createSlider } from '../lib/controls/slider.js';
+import { htmlElement } from '../lib/dom/elements.js';
+import { createReadout } from '../lib/controls/readout.js';
+import { createAttentionLines } from '../lib/charts/lines.js';
+import { registerMatrix } from '../lib/export/registry.js';
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;

@@ -4,12 +4,12 @@
 // every width d_k = 2 … 1024, unscaled and scaled. All weights, entropies, gradient factors and
 // averages come from the WebAssembly core; this module only arranges them.
 
-import { createBars } from '../lib/bars.js';
-import { formatCount, formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format.js';
-import { createPicker } from '../lib/picker.js';
-import { createPlot } from '../lib/plot.js';
-import { createSlider } from '../lib/slider.js';
-import { htmlElement, uniqueId } from '../lib/svg.js';
+import { createBars } from '../lib/charts/bars.js';
+import { formatCount, formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format/index.js';
+import { createPicker } from '../lib/controls/picker.js';
+import { createPlot } from '../lib/charts/plot.js';
+import { createSlider } from '../lib/controls/slider.js';
+import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 
 // Part A: widths whose square root is a whole number, so the raw scores stay readable.
 const WIDTH_CHOICES = ['4', '16', '64', '256', '1024'];

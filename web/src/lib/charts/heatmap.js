@@ -5,9 +5,9 @@
 // dragging a slider never rebuilds the DOM or loses keyboard focus.
 
 import { interpolateViridis } from 'd3-scale-chromatic';
-import { registerExportable } from './exportable.js';
-import { formatFixed, formatWeightExact } from './format.js';
-import { htmlElement, svgElement, uniqueId } from './svg.js';
+import { registerExportable } from '../export/registry.js';
+import { formatFixed, formatWeightExact } from '../format/index.js';
+import { htmlElement, svgElement, uniqueId } from '../dom/elements.js';
 
 const CELL = 40; // side of one cell, in viewBox units
 const FONT = 13; // label font size, in viewBox units
@@ -46,7 +46,7 @@ function shapeOf(matrix) {
  *        texts right of the cells, one per row (e.g. each row's sum), filled by setRowNotes();
  *        `name` (default: title) joins each row's accessible name, `chars` is the widest text
  * @param {string} [options.exportName]   name in the figure's Export menu (default: label); every
- *        heat map registers itself there as a picture and as a matrix (see exportable.js)
+ *        heat map registers itself there as a picture and as a matrix (see ../export/registry.js)
  */
 export function createHeatmap(container, options) {
   const {

@@ -3,9 +3,9 @@
 // come from CSS classes (plot-series-0, -1, …), so they follow the light/dark theme and
 // stay distinguishable without colour.
 
-import { registerExportable } from './exportable.js';
-import { formatSignificant } from './format.js';
-import { htmlElement, svgElement } from './svg.js';
+import { registerExportable } from '../export/registry.js';
+import { formatSignificant } from '../format/index.js';
+import { htmlElement, svgElement } from '../dom/elements.js';
 
 const WIDTH = 480;
 const HEIGHT = 280;
@@ -71,7 +71,7 @@ const SCALES = {
  * @param {(v: number) => string} [options.formatX]
  * @param {(v: number) => string} [options.formatY]  default on a log10 y scale: formatPowerOfTen
  * @param {string} [options.exportName]  name in the figure's Export menu (default: label); every
- *   plot registers itself there as a picture and as its data series (see exportable.js)
+ *   plot registers itself there as a picture and as its data series (see ../export/registry.js)
  */
 export function createPlot(container, options) {
   const {
@@ -135,9 +135,24 @@ export function createPlot(container, options) {
   }
 
   let drawnSeries = null; // the last series drawn, for the Export menu
+  let drawnPaths = [];
   registerExportable(wrapper, {
     kind: 'plot', name: options.exportName ?? label, svg,
     getSeries: () => (drawnSeries ? { xLabel, yLabel, series: drawnSeries } : null),
+    // The legend is HTML beside the SVG: the picture file gets it as drawn here, with each
+    // series' stroke as the page shows it.
+    getLegend: () => {
+      if (!drawnSeries) return null;
+      const font = getComputedStyle(legend);
+      return {
+        fontFamily: font.fontFamily,
+        color: font.color,
+        items: drawnSeries.map((s, index) => {
+          const style = drawnPaths[index] ? getComputedStyle(drawnPaths[index]) : null;
+          return { name: s.name, stroke: style?.stroke, strokeWidth: style?.strokeWidth, strokeDasharray: style?.strokeDasharray };
+        }),
+      };
+    },
   });
 
   return {
@@ -171,11 +186,12 @@ export function createPlot(container, options) {
       drawAxes(xLow, xHigh, yLow, yHigh, y);
       lines.replaceChildren();
       legend.replaceChildren();
+      drawnPaths = [];
       series.forEach((s, index) => {
         const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
           .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
         const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
-        svgElement('path', { d, class: `plot-line plot-series-${index}` }, lines);
+        drawnPaths[index] = svgElement('path', { d, class: `plot-line plot-series-${index}` }, lines);
         for (const [xv, yv] of points) {
           svgElement('circle', { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: 2.5, class: `plot-point plot-series-${index}` }, lines);
         }

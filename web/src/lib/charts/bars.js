@@ -1,8 +1,8 @@
 // A labelled bar chart of one vector (e.g. the weights of one query row), with every
 // value printed next to its bar. Horizontal bars read best on narrow screens.
 
-import { formatWeight, formatWeightExact } from './format.js';
-import { svgElement, htmlElement } from './svg.js';
+import { formatWeight, formatWeightExact } from '../format/index.js';
+import { svgElement, htmlElement } from '../dom/elements.js';
 
 const BAR = 22; // thickness of one bar (viewBox units)
 const PITCH = 28; // distance between bars

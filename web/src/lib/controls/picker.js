@@ -1,6 +1,6 @@
 // A labelled <select>: the simplest accessible way to choose one of a few named items.
 
-import { htmlElement, uniqueId } from './svg.js';
+import { htmlElement, uniqueId } from '../dom/elements.js';
 
 /**
  * @param {HTMLElement} container

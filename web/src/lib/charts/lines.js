@@ -3,7 +3,7 @@
 // follow its weight (the picture BertViz made familiar). update() restyles the same lines,
 // so dragging a slider never rebuilds the drawing.
 
-import { svgElement } from './svg.js';
+import { svgElement } from '../dom/elements.js';
 
 const ROW = 26;        // vertical step between tokens, in viewBox units
 const WIDTH = 300;     // drawing width

@@ -2,14 +2,17 @@
 // <span class="readout-note">…</span></p>. The label is tied to the output, so a screen
 // reader and a test find the value by its name ("largest weight", "entropy", …).
 
-import { htmlElement, uniqueId } from './svg.js';
+import { htmlElement, uniqueId } from '../dom/elements.js';
 
-/** Returns { line, output, note }: set output.textContent to the value, note to a muted remark. */
-export function createReadout(parent, label) {
+/**
+ * Returns { line, output, note }: set output.textContent to the value, note to a muted remark.
+ * `initial` is shown until the first value arrives (e.g. "—" where a value may never come).
+ */
+export function createReadout(parent, label, { initial = null } = {}) {
   const id = uniqueId('readout');
   const line = htmlElement('p', { class: 'readout' }, null, parent);
   htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
+  const output = htmlElement('output', { id, class: 'readout-value' }, initial, line);
   const note = htmlElement('span', { class: 'readout-note' }, null, line);
   return { line, output, note };
 }

@@ -64,3 +64,21 @@ export function formatCount(value) {
 export function quoteToken(token) {
   return `\u201c${token}\u201d`;
 }
+
+/** Large counts as 29.5 M, 462 M, 1.93 T; small ones in full. */
+export function formatAmount(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (value < 1e4) return formatCount(value);
+  const units = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  const [factor, unit] = units.find(([f]) => value >= f);
+  return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
+}
+
+/** Bytes in decimal units, as disk and memory sizes are usually quoted: 1.84 MB, 10.1 GB. */
+export function formatBytes(value) {
+  if (!Number.isFinite(value)) return String(value);
+  if (value < 1000) return `${formatCount(value)}\u00a0B`;
+  const units = [[1e15, 'PB'], [1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
+  const [factor, unit] = units.find(([f]) => value >= f);
+  return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
+}

@@ -2,8 +2,8 @@
 // input's integer position is mapped to a value spread evenly over decades, so that
 // 0.01 … 100 gives each decade the same travel. Keyboard use comes with <input type=range>.
 
-import { formatSignificant, roundSignificant } from './format.js';
-import { htmlElement, uniqueId } from './svg.js';
+import { formatSignificant, roundSignificant } from '../format/index.js';
+import { htmlElement, uniqueId } from '../dom/elements.js';
 
 /** Maps between slider positions 0…steps and values for a linear or log scale. */
 export function sliderScale({ min, max, scale = 'linear', steps = 200, step = null }) {

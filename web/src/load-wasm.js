@@ -4,7 +4,7 @@
 // run time, so the bundle does not depend on how the core was compiled. locateFile points
 // the glue at the .wasm beside it on the same origin; nothing is fetched from elsewhere.
 
-import { createAttentionLab } from '../../cpp/bindings/attention-lab.js';
+import { createAttentionLab } from '#attention-lab';
 
 const GLUE_FILE = 'attention_lab_web.mjs';
 

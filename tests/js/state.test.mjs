@@ -1,9 +1,9 @@
-// The page's state store (web/src/lib/state.js) is plain JavaScript with no DOM, so it
+// The page's state store (web/src/lib/state/store.js) is plain JavaScript with no DOM, so it
 // is tested directly under node: schema validation, URL reading and writing, listeners.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createStore } from '../../web/src/lib/state.js';
+import { createStore } from '../../web/src/lib/state/store.js';
 
 function storeWith(search) {
   const notices = [];
@@ -63,4 +63,23 @@ test('keys are defined once and must exist', () => {
   assert.throws(() => store.define('tau', TAU), /defined twice/);
   assert.throws(() => store.get('nope'), /unknown key/);
   assert.throws(() => store.set('nope', 1), /unknown key/);
+});
+
+test('setMany stores several keys as one change: each listener once, one URL write', () => {
+  const { store, writes, notices } = storeWith('');
+  store.define('tau', TAU);
+  store.define('query', QUERY);
+  store.define('hidden', { ...QUERY, url: false });
+  const seen = [];
+  store.subscribe(['tau', 'query'], (value, key) => seen.push(`${key}=${value}`));
+  store.subscribe('hidden', (value) => seen.push(`hidden=${value}`));
+  assert.deepEqual(store.setMany([['tau', 2], ['query', 3]]), ['tau', 'query']);
+  assert.deepEqual(seen, ['query=3'], 'a listener of both keys runs once, with the last change');
+  assert.deepEqual(writes, ['?tau=2&query=3']);
+  assert.deepEqual(store.setMany({ tau: 2, query: 3 }), [], 'nothing changed: no listener, no write');
+  assert.equal(writes.length, 1);
+  store.setMany([['hidden', 1], ['query', 99]]);
+  assert.deepEqual(seen, ['query=3', 'hidden=1', 'query=7'], 'values are validated (99 is clamped to 7)');
+  assert.equal(notices.length, 1);
+  assert.throws(() => store.setMany([['nope', 1]]), /unknown key/);
 });

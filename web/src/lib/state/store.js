@@ -101,6 +101,34 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
       return value;
     },
 
+    /**
+     * Sets several keys as one change: each is validated and stored, then every listener of
+     * the changed keys runs once (with the last changed key it listens to) and the URL is
+     * written once. entries: [[key, value], …] or { key: value }. Returns the keys that changed.
+     */
+    setMany(entries) {
+      const pairs = Array.isArray(entries) ? entries : Object.entries(entries);
+      const changed = new Map(); // listener → [value, key] of the last change it hears of
+      let urlChanged = false;
+      const changedKeys = [];
+      for (const [key, raw] of pairs) {
+        const schema = schemas.get(key);
+        if (!schema) throw new Error(`state: unknown key "${key}"`);
+        const value = validate(key, schema, raw, 'A control');
+        if (Object.is(value, values.get(key))) continue;
+        values.set(key, value);
+        changedKeys.push(key);
+        if (schema.url !== false) urlChanged = true;
+        for (const listener of listeners.get(key) ?? []) {
+          changed.delete(listener); // keep the order of the last change
+          changed.set(listener, [value, key]);
+        }
+      }
+      for (const [listener, [value, key]] of changed) listener(value, key);
+      if (urlChanged) writeUrl();
+      return changedKeys;
+    },
+
     /** Calls listener(value, key) whenever one of the keys changes; returns an unsubscribe. */
     subscribe(keys, listener) {
       const list = Array.isArray(keys) ? keys : [keys];

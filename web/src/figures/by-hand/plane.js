@@ -1,0 +1,168 @@
+// The two small planes of the "by hand" figure: a grid that refits to the vectors, and arrows
+// from the origin whose tips the learner drags with the pointer or moves with the arrow keys.
+
+import { htmlElement, svgElement } from '../../lib/dom/elements.js';
+import { MAX, MIN, clamp, fitWindow, fmtComponent, fmtVector } from './model.js';
+
+const PLANE = 240; // side of a plane's drawing area, in viewBox units
+const PAD = 16; // room around it for labels
+const DRAG_SNAP = 0.1; // dragged tips land on a 0.1 grid
+const KEY_STEP = 0.1; // an arrow key moves a focused tip this far (Shift: KEY_STEP_LARGE)
+const KEY_STEP_LARGE = 1;
+
+/** A plane with a grid, axes and layers for arrows; maps plane coordinates to the viewBox. */
+export function createPlane(parent, { label, title }) {
+  const wrapper = htmlElement('div', { class: 'by-hand-plane' }, null, parent);
+  htmlElement('p', { class: 'panel-title' }, title, wrapper);
+  const svg = svgElement('svg', {
+    viewBox: `${-PAD} ${-PAD} ${PLANE + 2 * PAD} ${PLANE + 2 * PAD}`, role: 'group', 'aria-label': label,
+    class: 'by-hand-plane-svg',
+  }, wrapper);
+  const grid = svgElement('g', { 'aria-hidden': 'true', class: 'by-hand-grid' }, svg);
+  const arrows = svgElement('g', { 'aria-hidden': 'true' }, svg);
+  const marks = svgElement('g', { 'aria-hidden': 'true' }, svg);
+  const handles = svgElement('g', {}, svg);
+
+  let window = fitWindow([]);
+  let unit = PLANE / (window.high - window.low);
+  const plane = {
+    wrapper, svg, arrows, handles, marks,
+    toX: (x) => (x - window.low) * unit,
+    toY: (y) => (window.high - y) * unit,
+    /** Plane coordinates of a pointer event, from the SVG's current screen transform. */
+    fromClient(event) {
+      const point = svg.createSVGPoint();
+      point.x = event.clientX;
+      point.y = event.clientY;
+      const local = point.matrixTransform(svg.getScreenCTM().inverse());
+      return [local.x / unit + window.low, window.high - local.y / unit];
+    },
+    get window() {
+      return window;
+    },
+    /** Redraws the grid for a new window (a no-op if it is unchanged). */
+    setWindow(next) {
+      if (grid.firstChild && next.low === window.low && next.high === window.high) return;
+      window = next;
+      unit = PLANE / (window.high - window.low);
+      grid.replaceChildren();
+      const { toX, toY } = plane;
+      const every = window.high - window.low > 6 ? 2 : 1; // label every other line when zoomed out
+      for (let t = window.low; t <= window.high; t += 1) {
+        const cls = t === 0 ? 'by-hand-axis' : 'by-hand-gridline';
+        svgElement('line', { x1: toX(t), y1: toY(window.low), x2: toX(t), y2: toY(window.high), class: cls }, grid);
+        svgElement('line', { x1: toX(window.low), y1: toY(t), x2: toX(window.high), y2: toY(t), class: cls }, grid);
+        if (t !== 0 && t % every === 0) {
+          svgElement('text', { x: toX(t), y: toY(0) + 13, 'text-anchor': 'middle', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
+          svgElement('text', { x: toX(0) - 5, y: toY(t) + 4, 'text-anchor': 'end', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
+        }
+      }
+    },
+  };
+  plane.setWindow(window);
+  return plane;
+}
+
+/** An arrow from the origin with a head, a text label and a draggable, focusable tip. */
+export function createArrow(plane, { name, kind, onMove, onRelease }) {
+  const cls = `by-hand-${kind}`;
+  const line = svgElement('line', { class: `by-hand-shaft ${cls}`, 'stroke-width': 2.5 }, plane.arrows);
+  const head = svgElement('polygon', { class: `by-hand-head ${cls}` }, plane.arrows);
+  const text = svgElement('text', { class: `by-hand-label ${cls}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, plane.marks);
+  text.textContent = name;
+  const handle = svgElement('g', {
+    class: `by-hand-handle ${cls}`, tabindex: 0, role: 'slider', 'aria-label': `tip of ${name}`,
+    'aria-roledescription': 'point you can drag or move with the arrow keys',
+    'aria-valuemin': MIN, 'aria-valuemax': MAX,
+  }, plane.handles);
+  // While a tip is dragged the window stays put (so the tip stays under the pointer); the
+  // planes refit when it is let go.
+  let dragging = false;
+  svgElement('circle', { r: 15, class: 'by-hand-handle-hit' }, handle);
+  svgElement('circle', { r: 11, class: 'by-hand-handle-focus' }, handle);
+  svgElement('circle', { r: 5, class: `by-hand-handle-dot ${cls}` }, handle);
+
+  let current = [0, 0];
+  let labelAt = [0, 0, 0]; // where the name label sits, and which way the arrow points (for extra text)
+  handle.addEventListener('pointerdown', (event) => {
+    if (event.button !== 0) return;
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    handle.focus({ preventScroll: true });
+    handle.classList.add('by-hand-dragging');
+    dragging = true;
+  });
+  handle.addEventListener('pointermove', (event) => {
+    if (!handle.hasPointerCapture(event.pointerId)) return;
+    const { low, high } = plane.window;
+    const snap = (v) => clamp(Math.min(high, Math.max(low, Math.round(v / DRAG_SNAP) * DRAG_SNAP)));
+    const [x, y] = plane.fromClient(event);
+    const next = [Number(snap(x).toFixed(1)), Number(snap(y).toFixed(1))];
+    if (next[0] !== current[0] || next[1] !== current[1]) onMove(next);
+  });
+  const release = (event) => {
+    if (handle.hasPointerCapture(event.pointerId)) handle.releasePointerCapture(event.pointerId);
+    handle.classList.remove('by-hand-dragging');
+    if (dragging) {
+      dragging = false;
+      onRelease();
+    }
+  };
+  handle.addEventListener('pointerup', release);
+  handle.addEventListener('pointercancel', release);
+  handle.addEventListener('keydown', (event) => {
+    const step = event.shiftKey ? KEY_STEP_LARGE : KEY_STEP;
+    const moves = { ArrowLeft: [-step, 0], ArrowRight: [step, 0], ArrowUp: [0, step], ArrowDown: [0, -step] };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    // Round to hundredths so that repeated steps do not pile up floating-point dust.
+    onMove(current.map((v, i) => clamp(Math.round((v + move[i]) * 100) / 100)));
+  });
+
+  return {
+    get dragging() {
+      return dragging;
+    },
+    set([x, y]) {
+      current = [x, y];
+      line.setAttribute('x1', plane.toX(0));
+      line.setAttribute('y1', plane.toY(0));
+      const tipX = plane.toX(x);
+      const tipY = plane.toY(y);
+      line.setAttribute('x2', tipX);
+      line.setAttribute('y2', tipY);
+      const dx = tipX - plane.toX(0);
+      const dy = tipY - plane.toY(0);
+      const length = Math.hypot(dx, dy);
+      if (length > 1e-9) {
+        const ux = dx / length;
+        const uy = dy / length;
+        const back = Math.min(10, length);
+        const baseX = tipX - ux * back;
+        const baseY = tipY - uy * back;
+        head.setAttribute('points', `${tipX},${tipY} ${baseX - uy * 5},${baseY + ux * 5} ${baseX + uy * 5},${baseY - ux * 5}`);
+        head.removeAttribute('visibility');
+      } else {
+        head.setAttribute('visibility', 'hidden');
+      }
+      // The label sits beyond the tip (queries to the side, so they clear a key at the same place).
+      const [ox, oy] = length > 1e-9 ? [dx / length, dy / length] : [0.7, -0.7];
+      const [lx, ly] = kind === 'query' ? [-oy * 16, ox * 16] : [ox * 16, oy * 16];
+      text.setAttribute('x', tipX + lx);
+      text.setAttribute('y', tipY + ly);
+      labelAt = [tipX + lx, tipY + ly, oy];
+      handle.setAttribute('transform', `translate(${tipX} ${tipY})`);
+      handle.setAttribute('aria-valuenow', x);
+      handle.setAttribute('aria-valuetext', `${name} = ${fmtVector([x, y], fmtComponent)}`);
+    },
+    setWidth(width) {
+      line.setAttribute('stroke-width', width);
+    },
+    /** Where a second line of text can go next to the name label without covering the arrow. */
+    noteAt() {
+      const [x, y, pointsDown] = labelAt;
+      return [x, pointsDown > 0 ? y + 13 : y - 13];
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// The left half of the "by hand" figure: the query and keys on one plane, the values and
+// the output on another, and a field for every component. Dragging a tip, pressing an arrow
+// key on it or typing a component all set the store; render() draws what the store holds.
+
+import { parseNumber } from '../../lib/controls/number-field.js';
+import { htmlElement, svgElement, uniqueId } from '../../lib/dom/elements.js';
+import { formatFixed } from '../../lib/format/index.js';
+import { createArrow, createPlane } from './plane.js';
+import {
+  KEY_IDS, MAX, MIN, VALUE_IDS, VECTORS, clamp, fitWindow, fmtComponent, vectorKey,
+} from './model.js';
+
+/**
+ * Builds the panel into `parent`. onRelease() runs when a dragged tip is let go (the planes
+ * refit then). Returns { render(vectors, result, covered) }.
+ */
+export function createVectorsPanel(parent, { state, onRelease }) {
+  const left = htmlElement('div', { class: 'figure-panel by-hand-vectors' }, null, parent);
+  const planes = htmlElement('div', { class: 'by-hand-planes' }, null, left);
+  const keyPlane = createPlane(planes, { title: 'Query and keys: they set the weights', label: 'query and keys' });
+  const valuePlane = createPlane(planes, { title: 'Values and output: the blend', label: 'values and output' });
+
+  const setVector = (id, [x, y]) => state.setMany([[vectorKey(id, 'x'), x], [vectorKey(id, 'y'), y]]);
+  const arrows = {};
+  // Values first, then keys, then the query, so the query's tip is on top where tips meet.
+  for (const id of [...VALUE_IDS, ...KEY_IDS, 'q']) {
+    const vector = VECTORS.find((v) => v.id === id);
+    const plane = vector.kind === 'value' ? valuePlane : keyPlane;
+    arrows[id] = createArrow(plane, {
+      name: id, kind: vector.kind, onMove: (xy) => setVector(id, xy), onRelease,
+    });
+  }
+  const outputDot = svgElement('circle', { r: 6.5, class: 'by-hand-output' }, valuePlane.marks);
+  const outputLabel = svgElement('text', { class: 'by-hand-output-label', 'text-anchor': 'start' }, valuePlane.marks);
+  const weightLabels = VALUE_IDS.map(() => svgElement('text', { class: 'by-hand-weight-label', 'text-anchor': 'middle' }, valuePlane.marks));
+
+  htmlElement('p', { class: 'by-hand-fields-title' },
+    `Drag a tip, focus it and press the arrow keys, or type its components (from ${fmtComponent(MIN)} to ${fmtComponent(MAX)}). Every vector has two components, so d\u2096 = 2.`, left);
+  const fieldGrids = {
+    query: htmlElement('div', { class: 'by-hand-field-grid' }, null, keyPlane.wrapper),
+    value: htmlElement('div', { class: 'by-hand-field-grid' }, null, valuePlane.wrapper),
+  };
+  fieldGrids.key = fieldGrids.query;
+  const fields = {};
+  for (const vector of VECTORS) {
+    const line = htmlElement('div', { class: `by-hand-field-row by-hand-${vector.kind}-row` }, null, fieldGrids[vector.kind]);
+    htmlElement('span', { class: `by-hand-field-name by-hand-${vector.kind}`, 'aria-hidden': 'true' }, vector.id, line);
+    for (const axis of ['x', 'y']) {
+      const inputId = uniqueId('by-hand-field');
+      // The label reads "q x" in full; the vector's name is shown once per row, so it is hidden here.
+      const label = htmlElement('label', { for: inputId, class: 'by-hand-axis-label' }, null, line);
+      htmlElement('span', { class: 'by-hand-sr' }, `${vector.id} `, label);
+      label.append(axis);
+      const input = htmlElement('input', {
+        type: 'number', id: inputId, min: MIN, max: MAX, step: 0.1, inputmode: 'decimal', class: 'by-hand-number',
+      }, null, line);
+      const stateKey = vectorKey(vector.id, axis);
+      input.addEventListener('input', () => {
+        const value = parseNumber(input.value);
+        if (value === null) return; // half-typed ("-", "0."): wait for more
+        state.set(stateKey, clamp(value));
+      });
+      input.addEventListener('change', () => {
+        input.value = String(state.get(stateKey)); // show the clamped value, or undo an unreadable one
+      });
+      fields[stateKey] = input;
+    }
+  }
+
+  function renderFields() {
+    for (const [stateKey, input] of Object.entries(fields)) {
+      const value = state.get(stateKey);
+      // Leave a field alone while its reader is typing a number that already says the same.
+      // (getRootNode: the figure may live in a shadow root, where document.activeElement is the host.)
+      if (input.getRootNode().activeElement === input && parseNumber(input.value) === value) continue;
+      input.value = String(value);
+    }
+  }
+
+  function renderPlanes(vectors, { weights, output }, covered) {
+    // Both planes share one window, refitted unless a tip is being dragged.
+    if (!Object.values(arrows).some((arrow) => arrow.dragging)) {
+      const window = fitWindow(VECTORS.map((v) => vectors[v.id]));
+      keyPlane.setWindow(window);
+      valuePlane.setWindow(window);
+    }
+    for (const vector of VECTORS) arrows[vector.id].set(vectors[vector.id]);
+    VALUE_IDS.forEach((id, j) => {
+      // Heavier values are drawn thicker, once the weights may be shown.
+      arrows[id].setWidth(covered(3) ? 2.5 : 1.5 + 6 * weights[j]);
+      const [x, y] = arrows[id].noteAt();
+      weightLabels[j].setAttribute('x', x);
+      weightLabels[j].setAttribute('y', y);
+      weightLabels[j].textContent = covered(3) ? '' : `a ${formatFixed(weights[j], 2)}`;
+    });
+    const hideOutput = covered(4);
+    outputDot.setAttribute('visibility', hideOutput ? 'hidden' : 'visible');
+    outputLabel.setAttribute('visibility', hideOutput ? 'hidden' : 'visible');
+    outputDot.setAttribute('cx', valuePlane.toX(output[0]));
+    outputDot.setAttribute('cy', valuePlane.toY(output[1]));
+    outputLabel.setAttribute('x', valuePlane.toX(output[0]) + 8);
+    outputLabel.setAttribute('y', valuePlane.toY(output[1]) + 16);
+    outputLabel.textContent = 'o';
+  }
+
+  return {
+    renderFields,
+    /** Draws the vectors, and the weights and output of `result` unless covered(step) says not yet. */
+    renderPlanes,
+  };
+}

@@ -1,0 +1,225 @@
+// Figure "What one layer costs": a calculator over the core's cost model (multiply-adds of
+// Q Kᵀ, A·V and the four projections, memory of the attention weights, parameters), a log-log
+// plot of the pairs against the projections as the sequence grows, and the first three rows
+// of Table 1 of the paper at two lengths. Every number is computed by the WebAssembly core;
+// the inputs keep whatever the learner typed, and an invalid one shows the core's message
+// beside its field while the last valid results stay on screen. The plot is growth.js's,
+// the table table-one.js's.
+
+import { createNumberField, parseCount } from '../../lib/controls/number-field.js';
+import { createPicker } from '../../lib/controls/picker.js';
+import { createReadout } from '../../lib/controls/readout.js';
+import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
+import { formatAmount, formatBytes, formatCount, formatSignificant } from '../../lib/format/index.js';
+import { createGrowthPlot } from './growth.js';
+import { createTableOne } from './table-one.js';
+
+const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
+const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: 'yes' };
+const BYTE_CHOICES = [
+  { value: '2', text: '2 (16-bit floats)' },
+  { value: '4', text: '4 (32-bit floats)' },
+  { value: '8', text: '8 (64-bit floats)' },
+];
+const PRESETS = [
+  { name: 'toy sentence', detail: 'n = 8, d = 16, h = 4', n: 8, d: 16, h: 4 },
+  { name: 'ViT image', detail: 'n = 196, d = 768, h = 12', n: 196, d: 768, h: 12 },
+  { name: 'pixels', detail: 'n = 224 \u00d7 224, d = 768, h = 12', n: 224 * 224, d: 768, h: 12 },
+];
+/** The figure's settings: the last valid inputs, so a shared link always computes. */
+const whole = (fallback) => ({ type: 'integer', min: 1, max: LARGEST, default: fallback });
+const DASH = { initial: '\u2014' }; // shown until the first valid input
+
+export const SETTINGS = {
+  'cost.n': whole(DEFAULTS.n),
+  'cost.m': whole(DEFAULTS.m),
+  'cost.same': { type: 'enum', values: ['yes', 'no'], default: DEFAULTS.same },
+  'cost.d': whole(DEFAULTS.d),
+  'cost.h': whole(DEFAULTS.h),
+  'cost.bytes': { type: 'enum', values: BYTE_CHOICES.map((c) => c.value), default: DEFAULTS.bytes },
+};
+
+export function mount(element, { lab, state }) {
+  for (const [key, schema] of Object.entries(SETTINGS)) state.define(key, schema);
+
+  const body = htmlElement('div', { class: 'figure-body cost' });
+  element.insertBefore(body, element.querySelector('figcaption'));
+
+  // ---- Presets and inputs -------------------------------------------------------------------
+  const presetBar = htmlElement('div', { class: 'cost-presets', role: 'group', 'aria-label': 'presets' }, null, body);
+  htmlElement('span', { class: 'cost-presets-title', 'aria-hidden': 'true' }, 'Presets:', presetBar);
+  for (const preset of PRESETS) {
+    const button = htmlElement('button', { type: 'button', class: 'cost-preset' }, null, presetBar);
+    htmlElement('span', { class: 'cost-preset-name' }, preset.name, button);
+    // Read between name and detail by screen readers; the two lines separate them on screen.
+    htmlElement('span', { class: 'cost-preset-separator' }, ', ', button);
+    htmlElement('span', { class: 'cost-preset-detail' }, preset.detail, button);
+    button.addEventListener('click', () => applyPreset(preset));
+  }
+
+  const controls = htmlElement('div', { class: 'figure-controls cost-fields' }, null, body);
+  let lastEdited = 'n';
+  const edited = (name) => () => {
+    lastEdited = name;
+    if (name === 'n' && sameBox.checked) fields.m.input.value = fields.n.input.value;
+    evaluate();
+  };
+  const fields = {
+    n: createNumberField(controls, { label: 'queries n', hint: 'tokens that ask', onInput: edited('n') }),
+    m: createNumberField(controls, { label: 'keys m', hint: 'tokens that answer', onInput: edited('m') }),
+    d: createNumberField(controls, { label: 'width d_model', hint: 'numbers per token', onInput: edited('d') }),
+    h: createNumberField(controls, { label: 'heads h', hint: 'must divide d_model', onInput: edited('h') }),
+  };
+  // "same as n" sits with the keys field: self-attention has m = n.
+  const sameId = uniqueId('same');
+  const sameLine = htmlElement('p', { class: 'cost-same' }, null, fields.m.element);
+  const sameBox = htmlElement('input', { type: 'checkbox', id: sameId }, null, sameLine);
+  htmlElement('label', { for: sameId }, 'same as n (self-attention)', sameLine);
+  sameBox.addEventListener('change', () => {
+    syncSame();
+    lastEdited = 'm';
+    evaluate();
+  });
+  const bytesPicker = createPicker(controls, {
+    label: 'bytes per number',
+    options: BYTE_CHOICES,
+    value: state.get('cost.bytes'),
+    onChange: () => {
+      lastEdited = 'bytes';
+      evaluate();
+    },
+  });
+
+  // ---- Results ------------------------------------------------------------------------------
+  const panels = htmlElement('div', { class: 'figure-panels cost-panels' }, null, body);
+  const resultPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  htmlElement('p', { class: 'panel-title' }, 'One attention layer', resultPanel);
+  const computeList = htmlElement('div', { class: 'readouts' }, null, resultPanel);
+  const qk = createReadout(computeList, 'multiply-adds for Q K\u1d40', DASH);
+  const av = createReadout(computeList, 'multiply-adds for A\u00b7V', DASH);
+  const projections = createReadout(computeList, 'multiply-adds for the four projections', DASH);
+  const ratio = createReadout(computeList, 'projections \u00f7 (Q K\u1d40 + A\u00b7V)', DASH);
+  const memoryList = htmlElement('div', { class: 'readouts' }, null, resultPanel);
+  const perHead = createReadout(memoryList, 'attention weights, one head', DASH);
+  const allHeads = createReadout(memoryList, 'attention weights, all heads', DASH);
+  const parameters = createReadout(memoryList, 'parameters', DASH);
+  const parameterBytes = createReadout(memoryList, 'parameter memory', DASH);
+  const staleNote = htmlElement('p', { class: 'cost-stale', hidden: '' },
+    'These are the numbers of the last valid input; fix the field marked in red to update them.', resultPanel);
+
+  const plot = createGrowthPlot(panels, { lab });
+  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+
+  // ---- Behaviour ----------------------------------------------------------------------------
+  function syncSame() {
+    const same = sameBox.checked;
+    fields.m.input.disabled = same;
+    if (same) fields.m.input.value = fields.n.input.value;
+  }
+
+  function fieldFor(message) {
+    if (/^n\b/.test(message)) return 'n';
+    if (/^m\b/.test(message)) return 'm';
+    if (/^d_model\b/.test(message)) return 'd';
+    if (/^heads h\b/.test(message)) return 'h';
+    return lastEdited in fields ? lastEdited : 'n';
+  }
+
+  function showResults(setup, c) {
+    qk.output.textContent = formatAmount(c.qkMacs);
+    qk.note.textContent = `n\u00b7m\u00b7d = ${formatCount(c.qkMacs)}`;
+    av.output.textContent = formatAmount(c.avMacs);
+    av.note.textContent = 'the same count again';
+    projections.output.textContent = formatAmount(c.projectionMacs);
+    projections.note.textContent = `(2n + 2m)\u00b7d\u00b2 = ${formatCount(c.projectionMacs)}`;
+    ratio.output.textContent = `${formatSignificant(c.projectionMacs / (c.qkMacs + c.avMacs), 3)}\u00d7`;
+    const pairMacs = c.qkMacs + c.avMacs;
+    ratio.note.textContent = c.projectionMacs === pairMacs ? 'an even split'
+      : (c.projectionMacs > pairMacs ? 'the projections dominate' : 'the pairs dominate');
+    perHead.output.textContent = formatBytes(c.weightBytesPerHead);
+    perHead.note.textContent = `${formatCount(c.weightNumbersPerHead)} numbers, n\u00b7m`;
+    allHeads.output.textContent = formatBytes(c.weightBytesAllHeads);
+    allHeads.note.textContent = `\u00d7 ${formatCount(setup.heads)} heads`;
+    parameters.output.textContent = formatCount(c.parameters);
+    parameters.note.textContent = '4\u00b7d\u00b2, whatever h is';
+    parameterBytes.output.textContent = formatBytes(c.parameterBytes);
+  }
+
+  function readSetup() {
+    const values = {
+      n: parseCount(fields.n.input.value),
+      m: sameBox.checked ? parseCount(fields.n.input.value) : parseCount(fields.m.input.value),
+      d: parseCount(fields.d.input.value),
+      h: parseCount(fields.h.input.value),
+    };
+    for (const [name, value] of Object.entries(values)) {
+      if (value > LARGEST) {
+        throw Object.assign(new Error(`${name === 'd' ? 'd_model' : name} = ${fields[name].input.value.trim()} is more than this calculator takes (at most ${formatCount(LARGEST)})`), { field: name });
+      }
+    }
+    return { n: values.n, m: values.m, dModel: values.d, heads: values.h, bytesPerNumber: Number(bytesPicker.value) };
+  }
+
+  let shownOnce = false;
+  function evaluate() {
+    let setup;
+    let result;
+    try {
+      setup = readSetup();
+      result = lab.cost(setup);
+    } catch (error) {
+      for (const field of Object.values(fields)) field.showError('');
+      const name = error.field ?? fieldFor(error.message);
+      const typed = fields[name].input.value.trim();
+      // The core sees an empty or unreadable field as NaN; say what was actually typed.
+      const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${typed}\u201d`);
+      fields[name].showError(message);
+      staleNote.hidden = !shownOnce;
+      return;
+    }
+    for (const field of Object.values(fields)) field.showError('');
+    staleNote.hidden = true;
+    try {
+      showResults(setup, result);
+      plot.draw(setup);
+      shownOnce = true;
+      problem.hidden = true;
+    } catch (error) {
+      problem.textContent = `The core could not compute this figure: ${error.message}`;
+      problem.hidden = false;
+      return;
+    }
+    // Only a valid set of inputs reaches the store, so a shared link always computes.
+    state.set('cost.n', setup.n);
+    if (!sameBox.checked) state.set('cost.m', setup.m);
+    state.set('cost.same', sameBox.checked ? 'yes' : 'no');
+    state.set('cost.d', setup.dModel);
+    state.set('cost.h', setup.heads);
+    state.set('cost.bytes', String(setup.bytesPerNumber));
+  }
+
+  function applyPreset(preset) {
+    fields.n.input.value = String(preset.n);
+    fields.d.input.value = String(preset.d);
+    fields.h.input.value = String(preset.h);
+    sameBox.checked = true;
+    bytesPicker.set('4'); // the lesson's figures are for 32-bit floats
+    syncSame();
+    lastEdited = 'n';
+    evaluate();
+  }
+
+  fields.n.input.value = String(state.get('cost.n'));
+  fields.m.input.value = String(state.get('cost.m'));
+  fields.d.input.value = String(state.get('cost.d'));
+  fields.h.input.value = String(state.get('cost.h'));
+  sameBox.checked = state.get('cost.same') === 'yes';
+  syncSame();
+  try {
+    createTableOne(body, { lab });
+  } catch (error) {
+    problem.textContent = `The core could not compute Table 1: ${error.message}`;
+    problem.hidden = false;
+  }
+  evaluate();
+}

@@ -1,0 +1,74 @@
+// The links a figure's toolbar hands out, computed from the store: a link to the page at
+// this figure's current settings, and the two embed snippets (iframe, element). Pure
+// functions of the store and a few URLs.
+
+const MAX_FRAME_HEIGHT = 20000;
+
+/** Text safe inside a double-quoted HTML attribute. */
+export function escapeAttribute(value) {
+  return String(value).replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** The keys of a figure that belong in links, with their URL names and unprefixed names. */
+export function figureKeys(state, figureName) {
+  return state.keysOf(figureName)
+    .map((key) => ({ key, schema: state.schemaOf(key) }))
+    .filter(({ schema }) => schema.url !== false)
+    .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: key.slice(figureName.length + 1) }));
+}
+
+/** A link to the page carrying only this figure's settings that differ from their defaults. */
+export function figureLink({ state, figureName, pageUrl }) {
+  const url = new URL(pageUrl);
+  const params = new URLSearchParams();
+  for (const { key, schema, param } of figureKeys(state, figureName)) {
+    const value = state.get(key);
+    if (value !== schema.default) params.set(param, String(value));
+  }
+  const search = params.toString();
+  url.search = search ? `?${search}` : '';
+  url.hash = `figure-${figureName}`;
+  return url.href;
+}
+
+/** This figure's current settings under their short (unprefixed) names. */
+export function figureSettings(state, figureName) {
+  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.get(key)]));
+}
+
+/** The two embed snippets: { iframe, element } (HTML text), for the current settings. */
+export function embedSnippets({ state, figureName, embedBase, title, height = 640 }) {
+  const settings = figureSettings(state, figureName);
+  const params = new URLSearchParams({ figure: figureName });
+  for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
+  const base = new URL(embedBase);
+  const src = new URL(`embed.html?${params}`, base).href;
+  const script = new URL('attention-figure.js', base).href;
+  const frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(200, Math.round(height)));
+
+  const iframe = [
+    `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}"`,
+    `  data-attention-lab="${escapeAttribute(figureName)}" width="100%" height="${frameHeight}" loading="lazy"`,
+    '  style="border: 0; max-width: 100%;"></iframe>',
+    '<script>',
+    '  // Attention Lab frames report their height; this grows each one to fit its figure.',
+    "  window.addEventListener('message', function (event) {",
+    '    var data = event.data;',
+    `    if (event.origin !== ${JSON.stringify(base.origin)} || !data || data.type !== 'attention-lab:height') return;`,
+    '    var height = Number(data.height);',
+    `    if (!(height > 0 && height < ${MAX_FRAME_HEIGHT})) return;`,
+    "    var frames = document.querySelectorAll('iframe[data-attention-lab]');",
+    '    for (var i = 0; i < frames.length; i += 1) {',
+    "      if (frames[i].contentWindow === event.source) frames[i].style.height = Math.ceil(height) + 'px';",
+    '    }',
+    '  });',
+    '</script>',
+  ].join('\n');
+
+  const attributes = Object.entries(settings).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+  const element = [
+    `<script src="${escapeAttribute(script)}"></script>`,
+    `<attention-figure name="${escapeAttribute(figureName)}"${attributes}></attention-figure>`,
+  ].join('\n');
+  return { iframe, element, src };
+}

@@ -1,0 +1,142 @@
+// A small toolbar under every figure: "Copy link" (a link to the page that reproduces this
+// figure's current settings), "Embed code" (an iframe snippet with its resize script, and a
+// custom-element snippet, both carrying the current settings) and "Export" (each heat map and
+// plot as SVG or PNG, each matrix and plot's data as CSV or JSON; see ../export/).
+//
+// "Embed code" and "Export" are disclosure buttons (disclosure.js): Enter or Space opens the
+// panel under the row of buttons, one panel at a time; Escape or a click elsewhere closes it,
+// and Escape returns focus to its button. Every result is announced in a polite live region
+// under the toolbar.
+//
+//   addFigureToolbar(figureElement, { figureName, state, embedBase })
+//
+// figureName: the figure's name (its state keys are `<figureName>.<key>`); state: the store;
+// embedBase: the URL the embed files (embed.html, attention-figure.js) are served from;
+// pageUrl (optional): the page the copied link points to (default: this page, without its
+// query and hash).
+
+import { htmlElement, uniqueId } from '../dom/elements.js';
+import { exportMenu } from '../export/menu.js';
+import { copyText } from './clipboard.js';
+import { disclosureGroup } from './disclosure.js';
+import { embedSnippets, figureKeys, figureLink, figureSettings } from './links.js';
+
+const STATUS_CLEAR_MS = 6000;
+
+/** Plain text of a heading that may hold MathML: without the TeX annotations, roots as "√". */
+function plainText(node) {
+  const copy = node.cloneNode(true);
+  copy.querySelectorAll('annotation, annotation-xml').forEach((el) => el.remove());
+  copy.querySelectorAll('msqrt').forEach((el) => el.prepend('\u221a'));
+  return copy.textContent.trim().replace(/\s+/g, ' ');
+}
+
+function figureTitle(figureElement, figureName) {
+  const heading = figureElement.closest('section')?.querySelector('h2');
+  const text = heading ? plainText(heading) : '';
+  return `Attention Lab: ${text || figureName}`;
+}
+
+/** Creates a labelled read-only text field with a copy button under it. */
+function snippetField(parent, { label, buttonText, buttonLabel, onCopy }) {
+  const id = uniqueId('snippet');
+  const block = htmlElement('div', { class: 'figure-snippet' }, null, parent);
+  htmlElement('label', { for: id, class: 'figure-snippet-label' }, label, block);
+  const field = htmlElement('textarea', {
+    id, readonly: '', rows: 4, spellcheck: 'false', autocomplete: 'off', class: 'figure-snippet-text',
+  }, null, block);
+  const button = htmlElement('button', { type: 'button', class: 'figure-tool', 'aria-label': buttonLabel }, buttonText, block);
+  button.addEventListener('click', () => onCopy(field));
+  // Selecting all on focus makes a manual copy one keystroke away.
+  field.addEventListener('focus', () => field.select());
+  return field;
+}
+
+/**
+ * Adds the toolbar to a figure (at its end, after the caption). Returns { element, refresh }.
+ */
+export function addFigureToolbar(figureElement, options) {
+  const { figureName, state } = options;
+  const embedBase = options.embedBase ?? new URL('./', location.href);
+  const pageUrl = () => options.pageUrl ?? `${location.origin}${location.pathname}`;
+  const title = figureTitle(figureElement, figureName);
+
+  const bar = htmlElement('div', {
+    class: 'figure-toolbar', role: 'group', 'aria-label': `Share or export: ${title.replace(/^Attention Lab: /, '')}`,
+  }, null, figureElement);
+  const buttons = htmlElement('div', { class: 'figure-toolbar-buttons' }, null, bar);
+  const panels = htmlElement('div', { class: 'figure-toolbar-panels' }, null, bar);
+  const status = htmlElement('p', { class: 'figure-toolbar-status', role: 'status' }, null, bar);
+  let statusTimer = null;
+  function say(text) {
+    clearTimeout(statusTimer);
+    status.textContent = text;
+    statusTimer = setTimeout(() => { status.textContent = ''; }, STATUS_CLEAR_MS);
+  }
+
+  // Copy link ------------------------------------------------------------------------------
+  const linkButton = htmlElement('button', { type: 'button', class: 'figure-tool' }, 'Copy link', buttons);
+  const linkId = uniqueId('figure-link');
+  const linkBox = htmlElement('p', { class: 'figure-link-fallback', hidden: '' }, null, panels);
+  htmlElement('label', { for: linkId }, 'Link to this view', linkBox);
+  const linkField = htmlElement('input', { id: linkId, type: 'text', readonly: '', class: 'figure-snippet-text' }, null, linkBox);
+  linkButton.addEventListener('click', async () => {
+    const link = figureLink({ state, figureName, pageUrl: pageUrl() });
+    linkField.value = link;
+    const copied = await copyText(link, linkField);
+    if (copied) linkBox.hidden = true; // shown only while a manual copy is needed
+    say(copied ? 'Link copied: it opens this figure with its current settings.'
+      : 'The browser would not copy: the link is selected above, press Ctrl+C (\u2318C on a Mac).');
+  });
+
+  const disclosure = disclosureGroup(buttons, panels);
+
+  // Embed code -----------------------------------------------------------------------------
+  let unsubscribe = null;
+  const embed = disclosure('Embed code', 'figure-embed', {
+    onOpen: () => {
+      refreshEmbed();
+      // Keep the snippets in step with the controls while the panel is open.
+      unsubscribe = state.subscribe(figureKeys(state, figureName).map((k) => k.key), refreshEmbed);
+    },
+    onClose: () => {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+  });
+  htmlElement('p', { class: 'figure-tool-note' },
+    'Paste one of these into another page to show this figure there, with its current settings.', embed.panel);
+  const frameField = snippetField(embed.panel, {
+    label: 'As an iframe, with the script that sizes it', buttonText: 'Copy', buttonLabel: 'Copy iframe code',
+    onCopy: async (field) => say(await copyText(field.value, field) ? 'Iframe code copied.' : 'Iframe code selected: press Ctrl+C to copy it.'),
+  });
+  const elementField = snippetField(embed.panel, {
+    label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
+    onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
+  });
+  function refreshEmbed() {
+    // The figure without this toolbar (and its open panel): roughly what the embed will show.
+    const height = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
+    const snippets = embedSnippets({ state, figureName, embedBase, title, height: height > 0 ? height + 32 : 640 });
+    frameField.value = snippets.iframe;
+    frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
+    elementField.value = snippets.element;
+    elementField.rows = 3;
+  }
+
+  // Export -----------------------------------------------------------------------------------
+  let buildExportList = () => {};
+  const exporter = disclosure('Export', 'figure-export', { onOpen: () => buildExportList() });
+  buildExportList = exportMenu(htmlElement('ul', { class: 'figure-export-list' }, null, exporter.panel), {
+    figureElement, figureName, say, settings: () => figureSettings(state, figureName),
+  });
+
+  return {
+    element: bar,
+    /** Rebuilds an open panel, e.g. after the figure registered another matrix. */
+    refresh() {
+      if (embed.open) refreshEmbed();
+      if (exporter.open) buildExportList();
+    },
+  };
+}

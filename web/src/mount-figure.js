@@ -1,0 +1,116 @@
+// The one way a figure is mounted, shared by the page (main.js), the iframe embed (embed.js)
+// and the <attention-figure> element (element.js). The entry points differ only in where the
+// figure's settings live (the page's URL, the embed's URL, the element's attributes), which
+// they express by the store they create, and in where the figure is shown. Everything else
+// happens here, so a figure behaves the same in all three: the name check, the markup, the
+// status line while the core starts, the error paragraph, the unknown-settings notice and the
+// toolbar.
+
+import { FIGURES } from './figures/index.js';
+import { addFigureToolbar } from './lib/share/toolbar.js';
+
+const MAX_NAMES_LISTED = 5;
+const MAX_NAME_LENGTH = 40;
+
+const clip = (text) => (text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH)}\u2026` : text);
+
+/** A notice list (<ul class="notices">): returns show(message), which adds one plain-text item. */
+export function noticeBoard(list) {
+  return (message) => {
+    const item = document.createElement('li');
+    item.textContent = message;
+    list.appendChild(item);
+    list.hidden = false;
+  };
+}
+
+/**
+ * The status line at the top of a figure (or at the end of `place` when there is no figure):
+ * a polite status while the core starts, an alert when something failed.
+ */
+function setStatus(place, text, isError = false) {
+  let status = [...place.children].find((child) => child.classList.contains('figure-status'));
+  if (!status) {
+    status = document.createElement('p');
+    status.className = 'figure-status';
+    if (place.matches?.('[data-figure]')) place.insertBefore(status, place.firstChild);
+    else place.appendChild(status);
+  }
+  status.textContent = text;
+  status.classList.toggle('figure-status-error', isError);
+  status.setAttribute('role', isError ? 'alert' : 'status');
+  return status;
+}
+
+/**
+ * Settings in the link that look like this figure's ("temperature.tua") but that it does not
+ * have get one notice; anything else (a tracking parameter, another figure's name) is left alone.
+ */
+function noticeUnknownSettings(state, name, { notice, settingName }) {
+  const ours = state.unknownParams().filter((param) => param.startsWith(`${name}.`));
+  if (!ours.length) return;
+  const shown = ours.slice(0, MAX_NAMES_LISTED).map((param) => clip(settingName(param)));
+  const more = ours.length > MAX_NAMES_LISTED ? ` and ${ours.length - MAX_NAMES_LISTED} more` : '';
+  const what = ours.length === 1 ? 'a setting this figure does not have' : 'settings this figure does not have';
+  notice(`The link names ${what} (${shown.join(', ')}${more}); ignored.`);
+}
+
+/**
+ * Mounts figure `name`.
+ * @param {Element|ShadowRoot} element  the page's <figure data-figure="name">, or the place
+ *   (embed root, shadow root) that the figure is built into from `markup`
+ * @param {string} name  the figure's name (FIGURES key)
+ * @param {object} options
+ * @param {Promise<object>|object} options.lab  the Attention Lab API, or a promise of it
+ * @param {object} options.state  the store; its keys for this figure are `${name}.<setting>`
+ * @param {object} [options.links]  for the toolbar and notices: embedBase (where embed.html
+ *   and attention-figure.js are served), pageUrl (the page a copied link opens; default this
+ *   page), settingName(param) (how a store parameter is spelled in this figure's link)
+ * @param {(message: string) => void} [options.notice]  shows a notice about the settings
+ * @param {Record<string, string>} [options.markup]  each figure's HTML, by name (embeds only)
+ * @returns {Promise<HTMLElement|null>}  the figure element (drawn, or showing why not), or null
+ *   when there is no figure of that name
+ */
+export async function mountFigure(element, name, { lab, state, links = {}, notice = () => {}, markup = null }) {
+  const inPage = element.matches?.('[data-figure]') ?? false;
+  if (!Object.hasOwn(FIGURES, name) || !(inPage || (markup && Object.hasOwn(markup, name)))) {
+    const known = Object.keys(FIGURES).join(', ');
+    setStatus(element, name
+      ? `There is no figure called \u201c${clip(name)}\u201d. Figures: ${known}.`
+      : `Name a figure, for example \u201ctemperature\u201d. Figures: ${known}.`, true);
+    return null;
+  }
+
+  let figure = element;
+  if (!inPage) {
+    const template = document.createElement('template');
+    template.innerHTML = markup[name]; // built from our own index.html, never from the link
+    figure = template.content.firstElementChild;
+    element.appendChild(figure);
+  }
+
+  setStatus(figure, 'Starting the WebAssembly core\u2026');
+  let api;
+  try {
+    api = await lab;
+  } catch (error) {
+    setStatus(figure, `This figure needs WebAssembly, which failed to start: ${error.message}`, true);
+    console.error(error);
+    return figure;
+  }
+  try {
+    FIGURES[name].mount(figure, { lab: api, state });
+    [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
+  } catch (error) {
+    setStatus(figure, `This figure could not be drawn: ${error.message}`, true);
+    console.error(error);
+    return figure;
+  }
+  noticeUnknownSettings(state, name, { notice, settingName: links.settingName ?? ((param) => param) });
+  try {
+    addFigureToolbar(figure, { figureName: name, state, embedBase: links.embedBase, pageUrl: links.pageUrl });
+  } catch (error) {
+    console.error(error); // the figure itself still works without its toolbar
+  }
+  return figure;
+}
