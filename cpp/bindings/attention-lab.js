@@ -1,10 +1,41 @@
-// The JavaScript API of Attention Lab: an idiomatic layer over the raw Embind bindings.
+// The JavaScript API of Attention Lab, and the one place where arguments are checked.
 //
 // The page and the tests use only this module. A matrix here is a plain object
 // { rows, cols, data } with `data` a Float64Array in row-major order. Every array that
-// comes back is a copy owned by JavaScript, never a live view of the WebAssembly heap.
-// Errors from the core arrive as ordinary `Error`s carrying the core's message, and the
-// module stays usable afterwards.
+// comes back is a copy owned by the caller, never a live view of the WebAssembly heap.
+//
+// How a call crosses into the core (cpp/bindings/bindings.cpp, raw exports named _al_*):
+//   1. Every argument is read once and checked here: types, real lengths (the typed array's
+//      own length, whatever its `length` property says), shapes, options from a closed set,
+//      mask entries, counts, and the work budget (LIMITS). A bad argument throws an Error
+//      naming the argument, what was expected and what came, before the core is touched.
+//   2. The inputs are copied once into one reused area of the WebAssembly heap, and one raw
+//      export runs the core. It never throws: it returns a status, and the core's message
+//      for a failure, which is thrown here as an Error.
+//   3. The results are copied out once into fresh typed arrays, and the core frees them.
+// So an error, however many, leaves nothing behind: not a byte of heap, not a byte of the
+// WebAssembly stack, not an Embind handle (see memoryStats and tests/js/boundary.test.mjs).
+
+/**
+ * The work budget, the same numbers as cpp/core/limits.hpp (checked when the core loads).
+ * A call whose matrices or work would pass them is refused before it starts.
+ */
+export const LIMITS = Object.freeze({
+  /** Rows or columns of any one matrix. */
+  maxDimension: 1_000_000,
+  /** Entries of any one matrix read or made: 2^24, 128 MiB in float64 (n = m = 4096 direct). */
+  maxEntries: 2 ** 24,
+  /** Entries of all the matrices one call returns together: 4 · 2^24, 512 MiB in float64. */
+  maxResultEntries: 4 * 2 ** 24,
+  /** Multiply-adds of one call: 2^36, a few seconds at most. */
+  maxMultiplyAdds: 2 ** 36,
+  /** Random draws plus softmax entries of one width experiment: 10^8, about a second. */
+  maxExperimentWork: 100_000_000,
+  /** The largest count a JavaScript number holds exactly: 2^53. */
+  maxExactCount: 2 ** 53,
+});
+// The order in which the core's al_limit() reports them.
+const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'maxExperimentWork', 'maxExactCount'];
 
 /** Builds a matrix from nested rows: matrix([[1, 0], [0, 1]]). */
 export function matrix(rows) {
@@ -37,33 +68,172 @@ export function at(m, i, j) {
   return m.data[i * m.cols + j];
 }
 
-function checkMatrix(name, m) {
-  if (!m || !Number.isInteger(m.rows) || !Number.isInteger(m.cols) || !(m.data instanceof Float64Array)) {
-    throw new Error(`${name}: expected { rows, cols, data: Float64Array }`);
+// ---- describing what came, for messages --------------------------------------------------
+
+// The typed array's own kind and length, which no redefined property can fake: these are the
+// getters of %TypedArray%.prototype, called directly.
+const TypedArrayPrototype = Object.getPrototypeOf(Float64Array.prototype);
+const kindOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
+const realLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
+
+function describe(value) {
+  try {
+    if (value === null) return 'null';
+    switch (typeof value) {
+      case 'undefined': return 'nothing (undefined)';
+      case 'number': return String(value);
+      case 'string': return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}\u2026` : value)}`;
+      case 'boolean': return String(value);
+      case 'bigint': return `the BigInt ${value}n`;
+      case 'symbol': return 'a symbol';
+      case 'function': return 'a function';
+      default: break;
+    }
+    if (Array.isArray(value)) return `an array of ${value.length} entries`;
+    const kind = kindOf.call(value);
+    if (kind) return `a ${kind} of ${realLength.call(value)} entries`;
+    return 'an object';
+  } catch {
+    return 'an unreadable value';
   }
-  if (m.data.length !== m.rows * m.cols) {
-    throw new Error(`${name}: data has ${m.data.length} entries, expected ${m.rows}x${m.cols}`);
-  }
-  return m;
 }
 
-// A mask is either the string 'causal', null (no mask), or a matrix of 0/1 (1 = allowed).
-function maskArgs(name, mask) {
-  if (mask === null || mask === undefined) return { kind: 0, mask: { rows: 0, cols: 0, data: new Float64Array(0) } };
-  if (mask === 'causal') return { kind: 1, mask: { rows: 0, cols: 0, data: new Float64Array(0) } };
-  return { kind: 2, mask: checkMatrix(name, mask) };
+function messageOf(error) {
+  if (error instanceof Error) return error.message;
+  return describe(error);
 }
 
-// Raw results carry { rows, cols, data } objects already; wrap them as frozen-shape matrices.
-const asMatrix = (raw) => ({ rows: raw.rows, cols: raw.cols, data: raw.data });
+// Reads one property, so that a getter that throws becomes an Error naming the argument.
+function read(object, key, path) {
+  try {
+    return object[key];
+  } catch (error) {
+    throw new Error(`${path} could not be read: ${messageOf(error)}`, { cause: error });
+  }
+}
 
-function wrapResult(raw) {
-  return {
-    rawScores: asMatrix(raw.rawScores),
-    scaledScores: asMatrix(raw.scaledScores),
-    weights: asMatrix(raw.weights),
-    output: asMatrix(raw.output),
-  };
+// ---- the checks --------------------------------------------------------------------------
+
+const EXACT = LIMITS.maxExactCount;
+// An option left out takes its default; null is a value, and is checked like any other.
+const given = (value, fallback) => (value === undefined ? fallback : value);
+
+/** A whole number in [min, max]; the message gives the range, or the limit that was passed. */
+function wholeNumber(name, value, min, max, limitNote = '') {
+  if (typeof value !== 'number') throw new Error(`${name} must be a number, got ${describe(value)}`);
+  const range = max >= EXACT ? `>= ${min}` : `from ${min} to ${max}`;
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ${range}, got ${describe(value)}`);
+  if (value > max) {
+    throw new Error(max >= EXACT
+      ? `${name} must be at most 2^53 = ${max}, the largest count a JavaScript number holds exactly, got ${value}`
+      : `${name} must be a whole number ${range}${limitNote}, got ${value}`);
+  }
+  return value;
+}
+
+const DIMENSION_NOTE = ' (lab.limits.maxDimension)';
+const dimension = (name, value, min = 0) => wholeNumber(name, value, min, LIMITS.maxDimension, DIMENSION_NOTE);
+
+/** Refuses a call whose size passes a limit, with the size it asked for and the limit. */
+function budget(fn, what, amount, limitName) {
+  const limit = LIMITS[limitName];
+  if (amount > limit) {
+    throw new Error(`${fn}: ${what} would be ${amount}, more than the limit of ${limit} (lab.limits.${limitName})`);
+  }
+}
+
+function entriesWithin(fn, what, rows, cols) {
+  budget(fn, `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
+}
+
+// How a matrix's entries cross the boundary, by the type of its data. A float32 path adds
+// Float32Array here ({ bytes: 4, heap: 'HEAPF32' }) and its own raw exports; the staging and
+// the copy-out below already go by these fields and by the element type in the result table.
+const PRECISIONS = Object.freeze({
+  Float64Array: Object.freeze({ name: 'float64', bytes: 8, heap: 'HEAPF64' }),
+});
+const ELEMENT_TYPES = ['HEAPF64', 'HEAPF32']; // the core's ElementType, as heap views
+const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
+
+/**
+ * Reads a matrix argument once: { rows, cols, data, length, precision }, length being the
+ * typed array's real length. Later code uses only this record, never the caller's object.
+ */
+function readMatrix(name, value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error(`${name}: expected ${MATRIX_SHAPE}, got ${describe(value)}`);
+  }
+  const rows = dimension(`${name}.rows`, read(value, 'rows', `${name}.rows`));
+  const cols = dimension(`${name}.cols`, read(value, 'cols', `${name}.cols`));
+  const data = read(value, 'data', `${name}.data`);
+  const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
+  const precision = PRECISIONS[kind];
+  if (!precision) {
+    const note = kind === 'Float32Array' ? ' (float32 input is not supported yet)' : '';
+    throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
+  }
+  const length = realLength.call(data);
+  budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
+  if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
+  return { rows, cols, data, length, precision, address: 0 };
+}
+
+/** Options from a closed set: an unknown name is refused, naming the ones there are. */
+function readOptions(fn, options, allowed, what = 'options', example = '{ tau: 2 }') {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new Error(`${fn}: ${what} must be an object such as ${example}, got ${describe(options)}`);
+  }
+  let keys;
+  try {
+    keys = Object.keys(options);
+  } catch (error) {
+    throw new Error(`${fn}: ${what} could not be read: ${messageOf(error)}`, { cause: error });
+  }
+  const values = {};
+  for (const key of keys) {
+    if (!allowed.includes(key)) {
+      const why = fn === 'crossMultiHead' && key === 'mask' ? ' (cross-attention takes no mask)' : '';
+      throw new Error(`${fn}: unknown option ${JSON.stringify(key)}${why}; the options are ${allowed.join(', ')}`);
+    }
+    values[key] = read(options, key, `${what}.${key}`);
+  }
+  return values;
+}
+
+function temperature(value) {
+  if (value === undefined) return 1;
+  if (typeof value !== 'number') throw new Error(`tau: temperature must be a number, got ${describe(value)}`);
+  if (!(value > 0 && value < Infinity)) throw new Error(`tau: temperature must be positive and finite, got ${value}`);
+  return value;
+}
+
+function choice(name, value, choices, fallback) {
+  if (value === undefined) return fallback;
+  if (!choices.includes(value)) {
+    throw new Error(`${name} must be ${choices.map((c) => `'${c}'`).join(' or ')}, got ${describe(value)}`);
+  }
+  return value;
+}
+
+const NO_MATRIX = { rows: 0, cols: 0, data: new Float64Array(0), length: 0, precision: PRECISIONS.Float64Array, address: 0 };
+
+// A mask is null (none), 'causal', or a matrix whose entries are exactly 0 (hidden) or 1.
+function readMask(value) {
+  if (value === null || value === undefined) return { kind: 0, matrix: NO_MATRIX };
+  if (value === 'causal') return { kind: 1, matrix: NO_MATRIX };
+  if (typeof value !== 'object') {
+    throw new Error(`options.mask must be null, 'causal' or a matrix of 0 and 1, got ${describe(value)}`);
+  }
+  const mask = readMatrix('mask', value);
+  const { data } = mask;
+  for (let i = 0; i < mask.length; i++) {
+    const entry = data[i];
+    if (entry !== 0 && entry !== 1) {
+      throw new Error(`mask: entry (${Math.floor(i / mask.cols)}, ${i % mask.cols}) is ${entry}; entries must be exactly 0 (hidden) or 1 (allowed)`);
+    }
+  }
+  return { kind: 2, matrix: mask };
 }
 
 /**
@@ -73,32 +243,156 @@ function wrapResult(raw) {
  */
 export async function createAttentionLab(factory, moduleOptions = {}) {
   const core = await factory(moduleOptions);
+  CORE_LIMITS.forEach((name, i) => {
+    if (core._al_limit(i) !== LIMITS[name]) {
+      throw new Error(`attention-lab.js and the core disagree on ${name}: ${LIMITS[name]} here, ${core._al_limit(i)} in cpp/core/limits.hpp`);
+    }
+  });
+  const utf8 = new TextDecoder();
+
+  function coreMessage() {
+    const start = core._al_error_message();
+    return utf8.decode(core.HEAPU8.subarray(start, start + core._al_error_length()));
+  }
+
+  /** Copies the inputs into the reused input area, one after another; sets each one's address. */
+  function stage(...inputs) {
+    let bytes = 0;
+    for (const input of inputs) bytes += input.length * input.precision.bytes;
+    const base = core._al_input_area(bytes);
+    if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
+    let address = base;
+    for (const input of inputs) {
+      if (input.length === 0) continue;
+      // Read the heap view afresh: reserving the area may have grown the memory.
+      const heap = core[input.precision.heap];
+      heap.set(input.data, address / input.precision.bytes);
+      input.address = address;
+      address += input.length * input.precision.bytes;
+    }
+  }
+
+  /**
+   * Runs one raw export and returns its results as matrices the caller owns, or throws the
+   * core's message as an Error. The core's results are freed whatever happens.
+   */
+  function run(call) {
+    const stack = core.stackSave();
+    let count;
+    try {
+      count = call();
+    } catch (error) {
+      // Only a bug in the core can trap; put the stack back so the module stays usable.
+      core.stackRestore(stack);
+      core._al_release();
+      throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
+    }
+    try {
+      if (count < 0) throw new Error(coreMessage());
+      const table = core._al_result_table() / 4;
+      const types = core.HEAPU32; // afresh: the call may have grown the memory
+      const results = new Array(count);
+      for (let i = 0; i < count; i++) {
+        const entry = table + 4 * i;
+        const rows = types[entry + 1];
+        const cols = types[entry + 2];
+        const heap = core[ELEMENT_TYPES[types[entry + 3]]];
+        const start = types[entry] / heap.BYTES_PER_ELEMENT;
+        results[i] = { rows, cols, data: heap.slice(start, start + rows * cols) };
+      }
+      return results;
+    } finally {
+      core._al_release();
+    }
+  }
+
+  // A value object (cost, layer comparison) comes back as a fresh JS object; a failure as an
+  // empty one, with the core's message kept.
+  function record(value) {
+    if (core._al_error_length() > 0) throw new Error(coreMessage());
+    return value;
+  }
+
+  const attentionResult = (r, i) => ({ rawScores: r[i], scaledScores: r[i + 1], weights: r[i + 2], output: r[i + 3] });
+  function multiHeadResult(r, heads) {
+    const list = new Array(heads);
+    for (let s = 0; s < heads; s++) list[s] = attentionResult(r, 4 * s);
+    return { heads: list, concat: r[4 * heads], output: r[4 * heads + 1] };
+  }
+
+  function multiHeadBudget(fn, xq, xkv, heads) {
+    const n = xq.rows;
+    const m = xkv.rows;
+    const d = xq.cols;
+    entriesWithin(fn, 'each head\'s scores', n, m);
+    budget(fn, `the results of ${heads} heads of ${n}x${m} scores in entries`, 3 * heads * n * m + 3 * n * d, 'maxResultEntries');
+    budget(fn, 'the multiply-adds', (2 * n + 2 * m) * d * d + 2 * n * m * d, 'maxMultiplyAdds');
+  }
+
+  let toy = null; // the toy sentence, fetched once; every caller gets copies
+
   const api = {
+    /** The work budget; a call over it is refused before it starts. */
+    limits: LIMITS,
+
+    /**
+     * What the WebAssembly module holds right now: { heapBytes (the memory's size, which
+     * never shrinks), mallocBytes (heap in use, back to its size after every call),
+     * stackPointer, handles (live Embind handles) }. For leak tests.
+     */
+    memoryStats() {
+      return {
+        heapBytes: core.HEAPU8.byteLength,
+        mallocBytes: core._al_malloc_in_use(),
+        stackPointer: core.stackSave(),
+        handles: core.count_emval_handles(),
+      };
+    },
+
     /**
      * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
-     * default √d_k), mask (null | 'causal' | 0/1 matrix), axis ('keys' the right one, or
+     * default 0 = √d_k), mask (null | 'causal' | 0/1 matrix), axis ('keys' the right one, or
      * 'queries' to normalise the columns, a common mistake shown on the page).
      * Returns { rawScores, scaledScores, weights, output }.
      */
-    attention(Q, K, V, { tau = 1, scale = 0, mask = null, axis = 'keys' } = {}) {
-      const m = maskArgs('mask', mask);
-      return wrapResult(
-        core.attention(
-          checkMatrix('Q', Q), checkMatrix('K', K), checkMatrix('V', V),
-          tau, scale, m.kind, m.mask, axis === 'queries' ? 1 : 0,
-        ),
-      );
+    attention(Q, K, V, options) {
+      const o = readOptions('attention', options, ['tau', 'scale', 'mask', 'axis']);
+      const tau = temperature(o.tau);
+      const scale = o.scale === undefined ? 0 : o.scale;
+      if (typeof scale !== 'number' || !(scale >= 0 && scale < Infinity)) {
+        throw new Error(`options.scale must be 0 (meaning √d_k) or a positive finite number, got ${describe(scale)}`);
+      }
+      const axis = choice('options.axis', o.axis, ['keys', 'queries'], 'keys');
+      const q = readMatrix('Q', Q);
+      const k = readMatrix('K', K);
+      const v = readMatrix('V', V);
+      const mask = readMask(o.mask);
+      entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
+      budget('attention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
+      stage(q, k, v, mask.matrix);
+      const m = mask.matrix;
+      return attentionResult(run(() => core._al_attention(
+        q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
+        tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0)), 0);
     },
 
-    /** Row-wise softmax of logits / tau, with an optional mask. */
-    softmax(logits, { tau = 1, mask = null } = {}) {
-      const m = maskArgs('mask', mask);
-      return asMatrix(core.softmax(checkMatrix('logits', logits), tau, m.kind, m.mask));
+    /** Row-wise softmax of logits / tau, with an optional mask (options: tau, mask). */
+    softmax(logits, options) {
+      const o = readOptions('softmax', options, ['tau', 'mask']);
+      const tau = temperature(o.tau);
+      const l = readMatrix('logits', logits);
+      const mask = readMask(o.mask);
+      stage(l, mask.matrix);
+      const m = mask.matrix;
+      return run(() => core._al_softmax(l.address, l.rows, l.cols, tau, mask.kind, m.address, m.rows, m.cols))[0];
     },
 
     /** The n×m causal mask as a 0/1 matrix (1 where key j ≤ query i). */
     causalMask(n, m = n) {
-      return asMatrix(core.causalMask(n, m));
+      dimension('causal mask rows n', n, 1);
+      dimension('causal mask columns m', m, 1);
+      entriesWithin('causalMask', 'the mask', n, m);
+      return run(() => core._al_causal_mask(n, m))[0];
     },
 
     /**
@@ -106,54 +400,96 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
      * Options: tau, mask, scaleBy ('head' = √(d_model/h), the right one, or 'model' = √d_model).
      * Returns { heads: [{ rawScores, scaledScores, weights, output }], concat, output }.
      */
-    multiHead(X, WQ, WK, WV, WO, h, { tau = 1, mask = null, scaleBy = 'head' } = {}) {
-      const m = maskArgs('mask', mask);
-      const raw = core.multiHead(
-        checkMatrix('X', X), checkMatrix('W_Q', WQ), checkMatrix('W_K', WK),
-        checkMatrix('W_V', WV), checkMatrix('W_O', WO), h, tau, m.kind, m.mask,
-        scaleBy === 'model' ? 1 : 0,
-      );
-      return { heads: raw.heads.map(wrapResult), concat: asMatrix(raw.concat), output: asMatrix(raw.output) };
+    multiHead(X, WQ, WK, WV, WO, h, options) {
+      const o = readOptions('multiHead', options, ['tau', 'mask', 'scaleBy']);
+      const tau = temperature(o.tau);
+      const scaleBy = choice('options.scaleBy', o.scaleBy, ['head', 'model'], 'head');
+      const x = readMatrix('X', X);
+      const wq = readMatrix('W_Q', WQ);
+      const wk = readMatrix('W_K', WK);
+      const wv = readMatrix('W_V', WV);
+      const wo = readMatrix('W_O', WO);
+      const heads = dimension('heads h', h, 1);
+      const mask = readMask(o.mask);
+      multiHeadBudget('multiHead', x, x, heads);
+      stage(x, wq, wk, wv, wo, mask.matrix);
+      const m = mask.matrix;
+      return multiHeadResult(run(() => core._al_multi_head(
+        x.address, x.rows, x.cols, x.address, x.rows, x.cols, wq.address, wq.rows, wq.cols,
+        wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
+        heads, tau, mask.kind, m.address, m.rows, m.cols, scaleBy === 'model' ? 1 : 0)), heads);
     },
 
-    /** Cross-attention: queries from Xq (n×d), keys and values from Xkv (m×d), h heads. */
-    crossMultiHead(Xq, Xkv, WQ, WK, WV, WO, h, { tau = 1 } = {}) {
-      const raw = core.crossMultiHead(
-        checkMatrix('Xq', Xq), checkMatrix('Xkv', Xkv), checkMatrix('W_Q', WQ), checkMatrix('W_K', WK),
-        checkMatrix('W_V', WV), checkMatrix('W_O', WO), h, tau,
-      );
-      return { heads: raw.heads.map(wrapResult), concat: asMatrix(raw.concat), output: asMatrix(raw.output) };
+    /** Cross-attention: queries from Xq (n×d), keys and values from Xkv (m×d), h heads. Options: tau. */
+    crossMultiHead(Xq, Xkv, WQ, WK, WV, WO, h, options) {
+      const o = readOptions('crossMultiHead', options, ['tau']);
+      const tau = temperature(o.tau);
+      const xq = readMatrix('Xq', Xq);
+      const xkv = readMatrix('Xkv', Xkv);
+      const wq = readMatrix('W_Q', WQ);
+      const wk = readMatrix('W_K', WK);
+      const wv = readMatrix('W_V', WV);
+      const wo = readMatrix('W_O', WO);
+      const heads = dimension('heads h', h, 1);
+      multiHeadBudget('crossMultiHead', xq, xkv, heads);
+      stage(xq, xkv, wq, wk, wv, wo);
+      return multiHeadResult(run(() => core._al_multi_head(
+        xq.address, xq.rows, xq.cols, xkv.address, xkv.rows, xkv.cols, wq.address, wq.rows, wq.cols,
+        wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
+        heads, tau, 0, 0, 0, 0, 0)), heads);
     },
 
     /** Additive (Bahdanau) scores e_ij = vᵀ tanh(W q_i + U k_j); v is a 1×d_a matrix. */
     additiveScores(Q, K, W, U, v) {
-      return asMatrix(core.additiveScores(
-        checkMatrix('Q', Q), checkMatrix('K', K), checkMatrix('W', W), checkMatrix('U', U), checkMatrix('v', v)));
+      const q = readMatrix('Q', Q);
+      const k = readMatrix('K', K);
+      const w = readMatrix('W', W);
+      const u = readMatrix('U', U);
+      const vr = readMatrix('v', v);
+      entriesWithin('additiveScores', 'the scores', q.rows, k.rows);
+      budget('additiveScores', 'the multiply-adds', q.rows * k.rows * vr.cols + (q.rows * q.cols + k.rows * k.cols) * vr.cols, 'maxMultiplyAdds');
+      stage(q, k, w, u, vr);
+      return run(() => core._al_additive_scores(q.address, q.rows, q.cols, k.address, k.rows, k.cols,
+        w.address, w.rows, w.cols, u.address, u.rows, u.cols, vr.address, vr.rows, vr.cols))[0];
     },
 
     /** Per-row entropy (nats), largest weight and its index: { entropy, max, argmax } arrays. */
     rowStats(weights) {
-      return core.rowStats(checkMatrix('weights', weights));
+      const w = readMatrix('weights', weights);
+      stage(w);
+      const [entropy, max, argmax] = run(() => core._al_row_stats(w.address, w.rows, w.cols));
+      return { entropy: entropy.data, max: max.data, argmax: argmax.data };
     },
 
     /** The sum of every row and of every column: { rows, cols } Float64Arrays. */
     sums(m) {
-      return core.sums(checkMatrix('matrix', m));
+      const a = readMatrix('matrix', m);
+      stage(a);
+      const [rows, cols] = run(() => core._al_sums(a.address, a.rows, a.cols));
+      return { rows: rows.data, cols: cols.data };
     },
 
     /** max |a_ij − b_ij| over two matrices of the same shape (0 for S against Sᵀ when S is symmetric). */
     maxAbsDifference(a, b) {
-      return core.maxAbsDifference(checkMatrix('a', a), checkMatrix('b', b));
+      const x = readMatrix('a', a);
+      const y = readMatrix('b', b);
+      stage(x, y);
+      return run(() => core._al_max_abs_difference(x.address, x.rows, x.cols, y.address, y.rows, y.cols))[0].data[0];
     },
 
     /** The softmax gradient factor p(1−p), element-wise over a 1-row or any matrix. */
     gradientFactor(p) {
-      return asMatrix(core.gradientFactor(checkMatrix('p', p)));
+      const x = readMatrix('p', p);
+      stage(x);
+      return run(() => core._al_gradient_factor(x.address, x.rows, x.cols))[0];
     },
 
     /** The full softmax Jacobian diag(p) − p pᵀ of one probability row (1×m). */
     softmaxJacobian(p) {
-      return asMatrix(core.softmaxJacobian(checkMatrix('p', p)));
+      const x = readMatrix('p', p);
+      entriesWithin('softmaxJacobian', 'the Jacobian', x.cols, x.cols);
+      stage(x);
+      return run(() => core._al_softmax_jacobian(x.address, x.rows, x.cols))[0];
     },
 
     /**
@@ -161,25 +497,50 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
      * N(0,1) queries against `keys` keys each. Returns { widths, unscaled: { meanMax,
      * meanEntropy }, scaled: { meanMax, meanEntropy } }, arrays indexed like widths.
      */
-    widthExperiment({ keys = 10, maxLog2 = 10, trials = 2000, seed = 1 } = {}) {
-      return core.widthExperiment(keys, maxLog2, trials, seed);
+    widthExperiment(setup) {
+      const o = readOptions('widthExperiment', setup, ['keys', 'maxLog2', 'trials', 'seed'], 'the setup', '{ keys: 10, trials: 2000 }');
+      const keys = wholeNumber('keys m', given(o.keys, 10), 2, 4096);
+      const maxLog2 = wholeNumber('maxLog2', given(o.maxLog2, 10), 1, 16);
+      const trials = wholeNumber('trials T', given(o.trials, 2000), 1, 1_000_000);
+      const seed = wholeNumber('seed', given(o.seed, 1), 0, Number.MAX_SAFE_INTEGER);
+      // Per width and trial: m normal draws for the scores and two softmax summaries of m entries.
+      budget('widthExperiment', `the work (maxLog2 · trials · 3 · keys = ${maxLog2} · ${trials} · 3 · ${keys})`,
+        maxLog2 * trials * 3 * keys, 'maxExperimentWork');
+      const [widths, maxUnscaled, entropyUnscaled, maxScaled, entropyScaled] =
+        run(() => core._al_width_experiment(keys, maxLog2, trials, seed));
+      return {
+        widths: widths.data,
+        unscaled: { meanMax: maxUnscaled.data, meanEntropy: entropyUnscaled.data },
+        scaled: { meanMax: maxScaled.data, meanEntropy: entropyScaled.data },
+      };
     },
 
     /**
      * Cost of one attention layer: n queries, m keys, width dModel, h heads, bytes per number.
-     * Returns { qkMacs, avMacs, projectionMacs, weightNumbersPerHead, weightBytesPerHead,
-     * weightBytesAllHeads, projectionParameters, outputParameters, parameters, parameterBytes }.
+     * Every count is a whole number from 1 to 2^53. Returns { qkMacs, avMacs, projectionMacs,
+     * weightNumbersPerHead, weightBytesPerHead, weightBytesAllHeads, projectionParameters,
+     * outputParameters, parameters, parameterBytes }.
      */
-    cost({ n, m = n, dModel, heads = 1, bytesPerNumber = 4 }) {
-      return core.cost(n, m, dModel, heads, bytesPerNumber);
+    cost(setup) {
+      const o = readOptions('cost', setup, ['n', 'm', 'dModel', 'heads', 'bytesPerNumber'], 'the setup', '{ n: 8, dModel: 16 }');
+      const n = wholeNumber('n', o.n, 1, EXACT);
+      const m = wholeNumber('m', given(o.m, n), 1, EXACT);
+      const dModel = wholeNumber('d_model', o.dModel, 1, EXACT);
+      const heads = wholeNumber('heads h', given(o.heads, 1), 1, EXACT);
+      const bytes = wholeNumber('bytes per number', given(o.bytesPerNumber, 4), 1, EXACT);
+      return record(core._al_cost(n, m, dModel, heads, bytes));
     },
 
     /**
      * Table 1 of the paper (first three rows) evaluated at length n, width d, kernel k:
      * [{ layer, complexityPerLayer, sequentialOps, maxPathLength }].
      */
-    layerComparison({ n, d, k = 3 }) {
-      return core.layerComparison(n, d, k);
+    layerComparison(setup) {
+      const o = readOptions('layerComparison', setup, ['n', 'd', 'k'], 'the setup', '{ n: 196, d: 768 }');
+      const n = wholeNumber('n', o.n, 1, EXACT);
+      const d = wholeNumber('d', o.d, 1, EXACT);
+      const k = wholeNumber('kernel width k', given(o.k, 3), 2, EXACT);
+      return record(core._al_layer_comparison(n, d, k));
     },
 
     /**
@@ -187,18 +548,24 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
      * X, WQ, WK, WV, WO }, plus the decoder sentence for cross-attention: { crossTokens, crossX }.
      */
     toySentence() {
-      const raw = core.toySentence();
+      toy ??= core._al_toy_sentence();
+      const copy = (m) => ({ rows: m.rows, cols: m.cols, data: m.data.slice() });
       return {
-        tokens: raw.tokens, features: raw.features,
-        X: asMatrix(raw.X), WQ: asMatrix(raw.WQ), WK: asMatrix(raw.WK), WV: asMatrix(raw.WV), WO: asMatrix(raw.WO),
-        crossTokens: raw.crossTokens, crossX: asMatrix(raw.crossX),
-        headJobs: raw.headJobs,
+        tokens: [...toy.tokens], features: [...toy.features],
+        X: copy(toy.X), WQ: copy(toy.WQ), WK: copy(toy.WK), WV: copy(toy.WV), WO: copy(toy.WO),
+        crossTokens: [...toy.crossTokens], crossX: copy(toy.crossX),
+        headJobs: [...toy.headJobs],
       };
     },
 
     /** Matrix product A·B (for the Q = X W_Q step of the page). */
     matmul(A, B) {
-      return asMatrix(core.matmul(checkMatrix('A', A), checkMatrix('B', B)));
+      const a = readMatrix('A', A);
+      const b = readMatrix('B', B);
+      entriesWithin('matmul', 'the product', a.rows, b.cols);
+      budget('matmul', 'the multiply-adds', a.rows * a.cols * b.cols, 'maxMultiplyAdds');
+      stage(a, b);
+      return run(() => core._al_matmul(a.address, a.rows, a.cols, b.address, b.rows, b.cols))[0];
     },
   };
   return api;

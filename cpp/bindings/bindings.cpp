@@ -1,336 +1,394 @@
-// Embind glue between the core and JavaScript: nothing but conversion and error translation.
+// The boundary between the core and JavaScript: raw exports over reused heap buffers.
 //
-// A matrix crosses as { rows, cols, data: Float64Array } in one bulk copy each way; arrays
-// returned to JavaScript are fresh Float64Arrays, never views of the WebAssembly heap. Every
-// C++ exception becomes a JavaScript Error with the same message, and the module stays usable.
+// One protocol, with one caller (cpp/bindings/attention-lab.js, which validates every argument
+// before it gets here):
+//   1. JS asks al_input_area() for room for all of a call's inputs, writes each matrix into it
+//      once, and calls one al_<function> with the matrices' addresses and shapes.
+//   2. The function runs the core inside try/catch. Nothing is ever thrown across the boundary,
+//      neither a C++ exception nor a JavaScript one: on failure it keeps the message and returns
+//      kFailed; on success it keeps the result matrices and returns how many there are, listed
+//      in the result table as (address, rows, cols, element type).
+//   3. JS copies each result out once into arrays it owns (or reads the message and throws an
+//      Error), then calls al_release(), which frees the results and gives back a big input area.
+// So no call leaves anything behind: no stack, no Embind handle, no heap.
+//
+// The names of everything here start with al_ (raw exports, seen from JS as core._al_*), so
+// they are never confused with the JS API's own functions (lab.attention, lab.cost, …).
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
+#include <malloc.h>
 
-#include <cmath>
+#include <array>
+#include <cstdint>
+#include <cstdlib>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "attention_lab.hpp"
 #include "check.hpp"
+#include "limits.hpp"
 
 namespace {
 
-using emscripten::val;
 using namespace attn;
+using ConstMap = Eigen::Map<const Matrix>;
 
-// Runs `body`, turning any C++ exception into a thrown JavaScript Error.
+constexpr int kFailed = -1;
+
+// Element types in the result table. Only float64 exists today; a float32 path adds its own
+// result list and kFloat32 entries, and the JS side already copies out by this field.
+enum ElementType : std::uint32_t { kFloat64 = 0, kFloat32 = 1 };
+
+// An input area kept between calls up to this size; a bigger one is freed after its call.
+constexpr std::size_t kKeptInputBytes = std::size_t{1} << 20;
+
+struct Boundary {
+  std::string error;                  // message of the last failed call
+  std::vector<Matrix> results;        // results of the last call, until JS has copied them
+  std::vector<std::uint32_t> table;   // (address, rows, cols, type) per result
+  void* input = nullptr;              // the input area, reused across calls
+  std::size_t input_bytes = 0;
+};
+Boundary boundary;
+
+void keep(Matrix&& m) { boundary.results.push_back(std::move(m)); }
+
+// A row of values (a Vector, or any expression) kept as a 1×k result.
+template <typename Values>
+void keep_row(const Values& values) {
+  Matrix row(1, values.size());
+  for (Eigen::Index i = 0; i < values.size(); ++i) row(0, i) = static_cast<double>(values(i));
+  keep(std::move(row));
+}
+
+void keep_attention(AttentionResult&& r) {
+  keep(std::move(r.raw_scores));
+  keep(std::move(r.scaled_scores));
+  keep(std::move(r.weights));
+  keep(std::move(r.output));
+}
+
+void keep_multi_head(MultiHeadResult&& r) {
+  for (AttentionResult& head : r.heads) keep_attention(std::move(head));
+  keep(std::move(r.concat));
+  keep(std::move(r.output));
+}
+
+// Runs `body`, which keeps its results; returns their number, or kFailed with the message kept.
 template <typename Body>
-val guarded(Body&& body) {
+int guarded(Body&& body) {
+  boundary.error.clear();
+  boundary.results.clear();
   try {
-    return body();
+    body();
+  } catch (const std::bad_alloc&) {
+    // The JS edge refuses any call over the work budget, so this is a last resort only.
+    boundary.results.clear();
+    boundary.error = "out of memory: the WebAssembly heap could not grow for this call";
+    return kFailed;
   } catch (const std::exception& e) {
-    val::global("Error").new_(std::string(e.what())).throw_();
+    boundary.results.clear();
+    boundary.error = e.what();
+    if (boundary.error.empty()) boundary.error = "the core failed without a message";
+    return kFailed;
+  } catch (...) {
+    boundary.results.clear();
+    boundary.error = "the core failed with an unknown exception";
+    return kFailed;
   }
-  return val::undefined();
-}
-
-Eigen::Index dimension(const val& js, const char* name, const char* field) {
-  const val v = js[field];
-  if (!v.isNumber()) throw std::invalid_argument(std::string(name) + "." + field + " must be a number");
-  const double d = v.as<double>();
-  if (!(d >= 0) || d != std::floor(d) || d > 1e7) {
-    throw std::invalid_argument(std::string(name) + "." + field + " must be a whole number >= 0, got " +
-                                check::number(d));
+  boundary.table.clear();
+  for (const Matrix& m : boundary.results) {
+    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
+    boundary.table.push_back(kFloat64);
   }
-  return static_cast<Eigen::Index>(d);
-}
-
-Matrix to_matrix(const val& js, const char* name) {
-  if (js.isNull() || js.typeOf().as<std::string>() != "object") throw std::invalid_argument(std::string(name) + " must be an object { rows, cols, data }");
-  const Eigen::Index rows = dimension(js, name, "rows");
-  const Eigen::Index cols = dimension(js, name, "cols");
-  const val data = js["data"];
-  if (!data.instanceof(val::global("Float64Array"))) {
-    throw std::invalid_argument(std::string(name) + ".data must be a Float64Array");
-  }
-  const auto length = data["length"].as<std::size_t>();
-  if (length != static_cast<std::size_t>(rows * cols)) {
-    throw std::invalid_argument(std::string(name) + ".data has " + std::to_string(length) + " entries, expected " +
-                                std::to_string(rows) + "x" + std::to_string(cols));
-  }
-  Matrix m(rows, cols);
-  val(emscripten::typed_memory_view(m.size(), m.data())).call<void>("set", data);
-  return m;
-}
-
-val float64_array(const double* values, std::size_t count) {
-  return val::global("Float64Array").new_(emscripten::typed_memory_view(count, values));
-}
-
-val from_matrix(const Matrix& m) {
-  val js = val::object();
-  js.set("rows", static_cast<double>(m.rows()));
-  js.set("cols", static_cast<double>(m.cols()));
-  js.set("data", float64_array(m.data(), static_cast<std::size_t>(m.size())));
-  return js;
-}
-
-// JavaScript numbers arrive as doubles; counts must be whole and in range before they become ints.
-int whole(const char* name, double value, double low, double high) {
-  if (!(value >= low && value <= high) || value != std::floor(value)) {
-    throw std::invalid_argument(std::string(name) + " must be a whole number from " + std::to_string(static_cast<long long>(low)) +
-                                " to " + std::to_string(static_cast<long long>(high)) + ", got " + check::number(value));
-  }
-  return static_cast<int>(value);
-}
-
-val from_mask(const Mask& mask) { return from_matrix(mask.cast<double>()); }
-
-val string_array(const std::vector<std::string>& strings) {
-  val js = val::array();
-  for (const auto& s : strings) js.call<void>("push", s);
-  return js;
+  return static_cast<int>(boundary.results.size());
 }
 
 // Mask kinds, as the JS layer sends them: 0 none, 1 causal, 2 the given 0/1 matrix.
-std::optional<Mask> to_mask(int kind, const val& js, Eigen::Index n, Eigen::Index m) {
+std::optional<Mask> to_mask(int kind, const double* mask, int rows, int cols, Eigen::Index n, Eigen::Index m) {
   switch (kind) {
     case 0:
       return std::nullopt;
     case 1:
       return causal_mask(n, m);
-    case 2: {
-      const Matrix values = to_matrix(js, "mask");
-      return Mask(values.array() != 0.0);
-    }
+    case 2:
+      return Mask(ConstMap(mask, rows, cols).array() != 0.0);
     default:
       throw std::invalid_argument("mask kind must be 0, 1 or 2, got " + std::to_string(kind));
   }
 }
 
-val from_attention(const AttentionResult& r) {
-  val js = val::object();
-  js.set("rawScores", from_matrix(r.raw_scores));
-  js.set("scaledScores", from_matrix(r.scaled_scores));
-  js.set("weights", from_matrix(r.weights));
-  js.set("output", from_matrix(r.output));
-  return js;
+}  // namespace
+
+extern "C" {
+
+// ---- the protocol ------------------------------------------------------------------------
+
+// Room for `bytes` bytes of inputs, 8-byte aligned, reused across calls; 0 if memory is out.
+EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
+  if (!(bytes >= 0) || bytes > 2147483647.0) return nullptr;
+  const auto wanted = static_cast<std::size_t>(bytes);
+  if (wanted > boundary.input_bytes || boundary.input == nullptr) {
+    std::free(boundary.input);
+    boundary.input_bytes = 0;
+    boundary.input = std::malloc(wanted > 0 ? wanted : 8);
+    if (boundary.input == nullptr) return nullptr;
+    boundary.input_bytes = wanted;
+  }
+  return boundary.input;
 }
 
-val from_multi_head(const MultiHeadResult& r) {
-  val heads = val::array();
-  for (const auto& head : r.heads) heads.call<void>("push", from_attention(head));
-  val js = val::object();
-  js.set("heads", heads);
-  js.set("concat", from_matrix(r.concat));
-  js.set("output", from_matrix(r.output));
-  return js;
+// Frees the last call's results and, after a big call, its input area: the heap returns to
+// the size it had before the call.
+EMSCRIPTEN_KEEPALIVE void al_release() {
+  std::vector<Matrix>().swap(boundary.results);
+  if (boundary.table.capacity() > 1024) std::vector<std::uint32_t>().swap(boundary.table);
+  if (boundary.input_bytes > kKeptInputBytes) {
+    std::free(boundary.input);
+    boundary.input = nullptr;
+    boundary.input_bytes = 0;
+  }
+  if (boundary.error.capacity() > 4096) std::string().swap(boundary.error);
 }
 
-val js_attention(val q, val k, val v, double tau, double scale, int mask_kind, val mask, int axis) {
+EMSCRIPTEN_KEEPALIVE const std::uint32_t* al_result_table() { return boundary.table.data(); }
+EMSCRIPTEN_KEEPALIVE const char* al_error_message() { return boundary.error.data(); }
+EMSCRIPTEN_KEEPALIVE int al_error_length() { return static_cast<int>(boundary.error.size()); }
+
+// Bytes malloc has handed out and not had back: flat across any number of calls.
+EMSCRIPTEN_KEEPALIVE double al_malloc_in_use() { return static_cast<double>(mallinfo().uordblks); }
+
+// The work budget of cpp/core/limits.hpp, so the JS edge can check that it uses the same numbers.
+EMSCRIPTEN_KEEPALIVE double al_limit(int which) {
+  switch (which) {
+    case 0: return static_cast<double>(limits::kMaxDimension);
+    case 1: return static_cast<double>(limits::kMaxEntries);
+    case 2: return static_cast<double>(limits::kMaxMultiplyAdds);
+    case 3: return static_cast<double>(limits::kMaxExperimentWork);
+    case 4: return static_cast<double>(limits::kMaxExactCount);
+    default: return -1;
+  }
+}
+
+// ---- the core's functions, one raw export each -------------------------------------------
+// Matrices arrive as (address, rows, cols) in row-major float64; results are listed in the
+// result table in the order the JS layer reads them.
+
+EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, const double* k, int k_rows, int k_cols,
+                                      const double* v, int v_rows, int v_cols, double tau, double scale, int mask_kind,
+                                      const double* mask, int mask_rows, int mask_cols, int axis) {
   return guarded([&] {
-    const Matrix Q = to_matrix(q, "Q");
-    const Matrix K = to_matrix(k, "K");
     AttentionOptions options;
     options.temperature = tau;
     options.scale = scale;
-    options.mask = to_mask(mask_kind, mask, Q.rows(), K.rows());
+    options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
     options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
-    return from_attention(attention(Q, K, to_matrix(v, "V"), options));
+    keep_attention(attention(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(v, v_rows, v_cols),
+                             options));
   });
 }
 
-val js_softmax(val logits, double tau, int mask_kind, val mask) {
+EMSCRIPTEN_KEEPALIVE int al_softmax(const double* logits, int rows, int cols, double tau, int mask_kind,
+                                    const double* mask, int mask_rows, int mask_cols) {
   return guarded([&] {
-    const Matrix L = to_matrix(logits, "logits");
-    return from_matrix(softmax_rows(L, tau, to_mask(mask_kind, mask, L.rows(), L.cols())));
+    keep(softmax_rows(ConstMap(logits, rows, cols), tau, to_mask(mask_kind, mask, mask_rows, mask_cols, rows, cols)));
   });
 }
 
-val js_causal_mask(double n, double m) {
-  return guarded([&] {
-    if (n != std::floor(n) || m != std::floor(m)) throw std::invalid_argument("causal mask sizes must be whole numbers");
-    return from_mask(causal_mask(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m)));
-  });
+EMSCRIPTEN_KEEPALIVE int al_causal_mask(int n, int m) {
+  return guarded([&] { keep(causal_mask(n, m).cast<double>()); });
 }
 
-val js_multi_head(val x, val wq, val wk, val wv, val wo, double heads, double tau, int mask_kind, val mask, int scale) {
-  return guarded([&] {
-    const Matrix X = to_matrix(x, "X");
-    MultiHeadOptions options;
-    options.temperature = tau;
-    options.mask = to_mask(mask_kind, mask, X.rows(), X.rows());
-    options.scale = scale == 1 ? HeadScale::ModelWidth : HeadScale::HeadWidth;
-    const MultiHeadResult r = multi_head_attention(X, to_matrix(wq, "W_Q"), to_matrix(wk, "W_K"),
-                                                   to_matrix(wv, "W_V"), to_matrix(wo, "W_O"),
-                                                   whole("heads h", heads, 1, 4096), options);
-    return from_multi_head(r);
-  });
-}
-
-val js_cross_multi_head(val xq, val xkv, val wq, val wk, val wv, val wo, double heads, double tau) {
+EMSCRIPTEN_KEEPALIVE int al_multi_head(const double* xq, int xq_rows, int xq_cols, const double* xkv, int xkv_rows,
+                                       int xkv_cols, const double* wq, int wq_rows, int wq_cols, const double* wk,
+                                       int wk_rows, int wk_cols, const double* wv, int wv_rows, int wv_cols,
+                                       const double* wo, int wo_rows, int wo_cols, int heads, double tau,
+                                       int mask_kind, const double* mask, int mask_rows, int mask_cols,
+                                       int scale_by_model) {
   return guarded([&] {
     MultiHeadOptions options;
     options.temperature = tau;
-    const MultiHeadResult r =
-        multi_head_attention(to_matrix(xq, "X (queries)"), to_matrix(xkv, "X (keys and values)"), to_matrix(wq, "W_Q"),
-                             to_matrix(wk, "W_K"), to_matrix(wv, "W_V"), to_matrix(wo, "W_O"),
-                             whole("heads h", heads, 1, 4096), options);
-    return from_multi_head(r);
+    options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, xq_rows, xkv_rows);
+    options.scale = scale_by_model == 1 ? HeadScale::ModelWidth : HeadScale::HeadWidth;
+    const ConstMap Xq(xq, xq_rows, xq_cols);
+    const ConstMap WQ(wq, wq_rows, wq_cols), WK(wk, wk_rows, wk_cols), WV(wv, wv_rows, wv_cols),
+        WO(wo, wo_rows, wo_cols);
+    // Self-attention passes X twice: the core's self form is the cross form with Xkv = X.
+    keep_multi_head(multi_head_attention(Xq, ConstMap(xkv, xkv_rows, xkv_cols), WQ, WK, WV, WO, heads, options));
   });
 }
 
-val js_additive_scores(val q, val k, val w, val u, val v) {
+EMSCRIPTEN_KEEPALIVE int al_additive_scores(const double* q, int q_rows, int q_cols, const double* k, int k_rows,
+                                            int k_cols, const double* w, int w_rows, int w_cols, const double* u,
+                                            int u_rows, int u_cols, const double* v, int v_rows, int v_cols) {
   return guarded([&] {
-    const Matrix v_row = to_matrix(v, "v");
-    if (v_row.rows() != 1) throw std::invalid_argument("v must be 1xd_a, got " + check::shape_of(v_row));
-    const Vector v_col = v_row.row(0).transpose();
-    return from_matrix(additive_scores(to_matrix(q, "Q"), to_matrix(k, "K"), to_matrix(w, "W"), to_matrix(u, "U"), v_col));
+    if (v_rows != 1) throw std::invalid_argument("v must be 1xd_a, got " + check::shape(v_rows, v_cols));
+    const Vector v_col = ConstMap(v, v_rows, v_cols).row(0).transpose();
+    keep(additive_scores(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(w, w_rows, w_cols),
+                         ConstMap(u, u_rows, u_cols), v_col));
   });
 }
 
-val js_row_stats(val weights) {
+// Three 1×n rows: entropy, largest weight, its index.
+EMSCRIPTEN_KEEPALIVE int al_row_stats(const double* weights, int rows, int cols) {
   return guarded([&] {
-    const RowStats s = row_stats(to_matrix(weights, "weights"));
-    const Vector argmax = s.argmax.cast<double>();
-    val js = val::object();
-    js.set("entropy", float64_array(s.entropy.data(), s.entropy.size()));
-    js.set("max", float64_array(s.largest.data(), s.largest.size()));
-    js.set("argmax", float64_array(argmax.data(), argmax.size()));
-    return js;
+    const RowStats s = row_stats(ConstMap(weights, rows, cols));
+    keep_row(s.entropy);
+    keep_row(s.largest);
+    keep_row(s.argmax);
   });
 }
 
-val js_sums(val m) {
+// Two rows: the row sums, the column sums.
+EMSCRIPTEN_KEEPALIVE int al_sums(const double* m, int rows, int cols) {
   return guarded([&] {
-    const Sums s = sums(to_matrix(m, "matrix"));
-    val js = val::object();
-    js.set("rows", float64_array(s.rows.data(), s.rows.size()));
-    js.set("cols", float64_array(s.cols.data(), s.cols.size()));
-    return js;
+    const Sums s = sums(ConstMap(m, rows, cols));
+    keep_row(s.rows);
+    keep_row(s.cols);
   });
 }
 
-val js_max_abs_difference(val a, val b) {
-  return guarded([&] { return val(max_abs_difference(to_matrix(a, "a"), to_matrix(b, "b"))); });
-}
-
-val js_gradient_factor(val p) {
-  return guarded([&] { return from_matrix(gradient_factor(to_matrix(p, "p"))); });
-}
-
-val js_softmax_jacobian(val p) {
-  return guarded([&] { return from_matrix(softmax_jacobian(to_matrix(p, "p"))); });
-}
-
-val js_width_experiment(double keys, double max_log2, double trials, double seed) {
+// One 1×1 result.
+EMSCRIPTEN_KEEPALIVE int al_max_abs_difference(const double* a, int a_rows, int a_cols, const double* b, int b_rows,
+                                               int b_cols) {
   return guarded([&] {
-    if (!(seed >= 0) || seed != std::floor(seed) || seed > 9007199254740991.0) {
-      throw std::invalid_argument("seed must be a whole number >= 0, got " + check::number(seed));
-    }
-    const auto points = width_experiment({whole("keys m", keys, 2, 4096), whole("max_log2", max_log2, 1, 16),
-                                          whole("trials T", trials, 1, 1000000), static_cast<std::uint64_t>(seed)});
-    std::vector<double> widths, max_u, ent_u, max_s, ent_s;
-    for (const auto& p : points) {
-      widths.push_back(p.width);
-      max_u.push_back(p.mean_largest_unscaled);
-      ent_u.push_back(p.mean_entropy_unscaled);
-      max_s.push_back(p.mean_largest_scaled);
-      ent_s.push_back(p.mean_entropy_scaled);
-    }
-    const auto series = [](const std::vector<double>& largest, const std::vector<double>& entropy) {
-      val js = val::object();
-      js.set("meanMax", float64_array(largest.data(), largest.size()));
-      js.set("meanEntropy", float64_array(entropy.data(), entropy.size()));
-      return js;
-    };
-    val js = val::object();
-    js.set("widths", float64_array(widths.data(), widths.size()));
-    js.set("unscaled", series(max_u, ent_u));
-    js.set("scaled", series(max_s, ent_s));
-    return js;
+    Matrix difference(1, 1);
+    difference(0, 0) = max_abs_difference(ConstMap(a, a_rows, a_cols), ConstMap(b, b_rows, b_cols));
+    keep(std::move(difference));
   });
 }
 
-val js_cost(double n, double m, double d_model, double heads, double bytes) {
-  return guarded([&] {
-    const Cost c = attention_cost({n, m, d_model, heads, bytes});
-    val js = val::object();
-    js.set("qkMacs", c.qk_macs);
-    js.set("avMacs", c.av_macs);
-    js.set("projectionMacs", c.projection_macs);
-    js.set("weightNumbersPerHead", c.weight_numbers_per_head);
-    js.set("weightBytesPerHead", c.weight_bytes_per_head);
-    js.set("weightBytesAllHeads", c.weight_bytes_all_heads);
-    js.set("projectionParameters", c.projection_parameters);
-    js.set("outputParameters", c.output_parameters);
-    js.set("parameters", c.parameters);
-    js.set("parameterBytes", c.parameter_bytes);
-    return js;
-  });
+EMSCRIPTEN_KEEPALIVE int al_gradient_factor(const double* p, int rows, int cols) {
+  return guarded([&] { keep(gradient_factor(ConstMap(p, rows, cols))); });
 }
 
-val js_layer_comparison(double n, double d, double k) {
-  return guarded([&] {
-    val rows = val::array();
-    for (const auto& r : layer_comparison(n, d, k)) {
-      val js = val::object();
-      js.set("layer", r.layer);
-      js.set("complexityPerLayer", r.complexity_per_layer);
-      js.set("sequentialOps", r.sequential_operations);
-      js.set("maxPathLength", r.maximum_path_length);
-      rows.call<void>("push", js);
-    }
-    return rows;
-  });
+EMSCRIPTEN_KEEPALIVE int al_softmax_jacobian(const double* p, int rows, int cols) {
+  return guarded([&] { keep(softmax_jacobian(ConstMap(p, rows, cols))); });
 }
 
-val js_toy_sentence() {
+EMSCRIPTEN_KEEPALIVE int al_matmul(const double* a, int a_rows, int a_cols, const double* b, int b_rows, int b_cols) {
   return guarded([&] {
-    const ToySentence& toy = toy_sentence();
-    val js = val::object();
-    js.set("tokens", string_array(toy.tokens));
-    js.set("features", string_array(toy.features));
-    js.set("headJobs", string_array(toy.head_jobs));
-    js.set("X", from_matrix(toy.X));
-    js.set("WQ", from_matrix(toy.WQ));
-    js.set("WK", from_matrix(toy.WK));
-    js.set("WV", from_matrix(toy.WV));
-    js.set("WO", from_matrix(toy.WO));
-    js.set("crossTokens", string_array(toy.cross_tokens));
-    js.set("crossX", from_matrix(toy.cross_X));
-    return js;
-  });
-}
-
-val js_matmul(val a, val b) {
-  return guarded([&] {
-    const Matrix A = to_matrix(a, "A");
-    const Matrix B = to_matrix(b, "B");
+    const ConstMap A(a, a_rows, a_cols), B(b, b_rows, b_cols);
     if (A.cols() != B.rows()) {
       throw std::invalid_argument("A (" + check::shape_of(A) + ") and B (" + check::shape_of(B) +
                                   ") cannot be multiplied: A's columns must equal B's rows");
     }
     check::all_finite("A", A);
     check::all_finite("B", B);
-    return from_matrix(A * B);
+    keep(A * B);
   });
+}
+
+// Five 1×k rows, one entry per width: the widths, then the mean largest weight and the mean
+// entropy unscaled, then the same two scaled.
+EMSCRIPTEN_KEEPALIVE int al_width_experiment(int keys, int max_log2, int trials, double seed) {
+  return guarded([&] {
+    const auto points = width_experiment({keys, max_log2, trials, static_cast<std::uint64_t>(seed)});
+    const auto series = [&](auto field) {
+      Matrix row(1, static_cast<Eigen::Index>(points.size()));
+      for (std::size_t i = 0; i < points.size(); ++i) row(0, static_cast<Eigen::Index>(i)) = field(points[i]);
+      keep(std::move(row));
+    };
+    series([](const WidthPoint& p) { return static_cast<double>(p.width); });
+    series([](const WidthPoint& p) { return p.mean_largest_unscaled; });
+    series([](const WidthPoint& p) { return p.mean_entropy_unscaled; });
+    series([](const WidthPoint& p) { return p.mean_largest_scaled; });
+    series([](const WidthPoint& p) { return p.mean_entropy_scaled; });
+  });
+}
+
+}  // extern "C"
+
+// ---- results that are records, not matrices: Embind value objects ------------------------
+// A value object is copied into a plain JS object on return and leaves no handle behind. A
+// failure returns an empty record with the message kept, exactly as the raw exports do; the
+// JS layer checks al_error_length() after the call.
+namespace {
+
+using LayerTable = std::array<LayerComparisonRow, 3>;
+
+template <typename Result, typename Body>
+Result guarded_record(Body&& body) {
+  Result result{};
+  guarded([&] { result = body(); });
+  return result;
+}
+
+Cost js_cost(double n, double m, double d_model, double heads, double bytes) {
+  return guarded_record<Cost>([&] { return attention_cost({n, m, d_model, heads, bytes}); });
+}
+
+LayerTable js_layer_comparison(double n, double d, double k) {
+  return guarded_record<LayerTable>([&] {
+    const auto rows = layer_comparison(n, d, k);
+    if (rows.size() != 3) throw std::logic_error("layer comparison must have three rows");
+    return LayerTable{rows[0], rows[1], rows[2]};
+  });
+}
+
+// The toy sentence: called once when the page loads (the JS layer keeps it and hands out
+// copies), and it cannot fail, so it is built as one Embind value.
+emscripten::val js_toy_sentence() {
+  using emscripten::val;
+  const auto strings = [](const std::vector<std::string>& list) {
+    val js = val::array();
+    for (const auto& s : list) js.call<void>("push", s);
+    return js;
+  };
+  const auto matrix = [](const Matrix& m) {
+    val js = val::object();
+    js.set("rows", static_cast<double>(m.rows()));
+    js.set("cols", static_cast<double>(m.cols()));
+    js.set("data", val::global("Float64Array")
+                       .new_(emscripten::typed_memory_view(static_cast<std::size_t>(m.size()), m.data())));
+    return js;
+  };
+  const ToySentence& toy = toy_sentence();
+  val js = val::object();
+  js.set("tokens", strings(toy.tokens));
+  js.set("features", strings(toy.features));
+  js.set("headJobs", strings(toy.head_jobs));
+  js.set("X", matrix(toy.X));
+  js.set("WQ", matrix(toy.WQ));
+  js.set("WK", matrix(toy.WK));
+  js.set("WV", matrix(toy.WV));
+  js.set("WO", matrix(toy.WO));
+  js.set("crossTokens", strings(toy.cross_tokens));
+  js.set("crossX", matrix(toy.cross_X));
+  return js;
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention_lab) {
-  emscripten::function("attention", &js_attention);
-  emscripten::function("softmax", &js_softmax);
-  emscripten::function("causalMask", &js_causal_mask);
-  emscripten::function("multiHead", &js_multi_head);
-  emscripten::function("crossMultiHead", &js_cross_multi_head);
-  emscripten::function("additiveScores", &js_additive_scores);
-  emscripten::function("rowStats", &js_row_stats);
-  emscripten::function("sums", &js_sums);
-  emscripten::function("maxAbsDifference", &js_max_abs_difference);
-  emscripten::function("gradientFactor", &js_gradient_factor);
-  emscripten::function("softmaxJacobian", &js_softmax_jacobian);
-  emscripten::function("widthExperiment", &js_width_experiment);
-  emscripten::function("cost", &js_cost);
-  emscripten::function("layerComparison", &js_layer_comparison);
-  emscripten::function("toySentence", &js_toy_sentence);
-  emscripten::function("matmul", &js_matmul);
+  emscripten::value_object<Cost>("Cost")
+      .field("qkMacs", &Cost::qk_macs)
+      .field("avMacs", &Cost::av_macs)
+      .field("projectionMacs", &Cost::projection_macs)
+      .field("weightNumbersPerHead", &Cost::weight_numbers_per_head)
+      .field("weightBytesPerHead", &Cost::weight_bytes_per_head)
+      .field("weightBytesAllHeads", &Cost::weight_bytes_all_heads)
+      .field("projectionParameters", &Cost::projection_parameters)
+      .field("outputParameters", &Cost::output_parameters)
+      .field("parameters", &Cost::parameters)
+      .field("parameterBytes", &Cost::parameter_bytes);
+  emscripten::value_object<LayerComparisonRow>("LayerComparisonRow")
+      .field("layer", &LayerComparisonRow::layer)
+      .field("complexityPerLayer", &LayerComparisonRow::complexity_per_layer)
+      .field("sequentialOps", &LayerComparisonRow::sequential_operations)
+      .field("maxPathLength", &LayerComparisonRow::maximum_path_length);
+  emscripten::value_array<LayerTable>("LayerTable")
+      .element(emscripten::index<0>())
+      .element(emscripten::index<1>())
+      .element(emscripten::index<2>());
+  emscripten::function("_al_cost", &js_cost);
+  emscripten::function("_al_layer_comparison", &js_layer_comparison);
+  emscripten::function("_al_toy_sentence", &js_toy_sentence);
 }
