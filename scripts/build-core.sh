@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the C++ core natively (build/native) and as WebAssembly (build/wasm).
+# Builds the C++ core natively (build/native), under ASan + UBSan (build/asan) and as
+# WebAssembly (build/wasm), through the presets in CMakePresets.json.
 # Usage: scripts/build-core.sh [native|wasm|asan]...   (default: native wasm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,9 +11,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(native wasm)
 for target in "${targets[@]}"; do
   case "$target" in
-    native) cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
-    asan) cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON >/dev/null ;;
-    wasm) emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
+    native | asan | wasm) cmake --preset "$target" >/dev/null ;;
     *) echo "build-core: unknown target '$target' (native, wasm or asan)" >&2; exit 2 ;;
   esac
   echo "build-core: building $target"
