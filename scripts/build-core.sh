@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the C++ core natively (build/native) and as WebAssembly (build/wasm).
+# Builds the C++ core natively (build/native), under ASan + UBSan (build/asan) and as
+# WebAssembly (build/wasm), through the presets in CMakePresets.json.
 # Usage: scripts/build-core.sh [native|wasm|asan|dist]...   (default: native wasm)
 #   dist   the WebAssembly modules alone, for dist/ (build/dist-wasm, -DATTN_TESTS=OFF: no
 #          GoogleTest suite compiled)
@@ -33,10 +34,8 @@ for target in "${targets[@]}"; do
   [ "$target" = dist ] && dir="$build_root/dist-wasm"
   reset_if_foreign "$dir"
   case "$target" in
-    native) cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
-    asan) cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DATTN_SANITIZE=ON >/dev/null ;;
-    wasm) emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null ;;
-    dist) emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release -DATTN_TESTS=OFF >/dev/null ;;
+    native | asan | wasm) cmake --preset "$target" -B "$dir" >/dev/null ;;
+    dist) cmake --preset wasm -B "$dir" -DATTN_TESTS=OFF >/dev/null ;;
     *) echo "build-core: unknown target '$target' (native, wasm, asan or dist)" >&2; exit 2 ;;
   esac
   [ "${ATTN_CONFIGURE_ONLY:-0}" = 1 ] && continue

@@ -12,6 +12,9 @@ command -v em++ >/dev/null || missing+=(emscripten)
 [ -f /usr/src/googletest/CMakeLists.txt ] || missing+=(googletest)
 command -v node >/dev/null || missing+=(nodejs npm)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# libFuzzer and the sanitizers' runtimes, for scripts/fuzz.sh
+command -v clang++ >/dev/null || missing+=(clang)
+compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || missing+=(libclang-rt-14-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"

@@ -3,8 +3,9 @@
 #   1. GoogleTest natively            (ctest in build/native)
 #   2. the same suite under ASan+UBSan (ctest in build/asan)
 #   3. the same suite as WebAssembly under node (ctest in build/wasm)
-#   4. the JS API and native/wasm agreement (node --test tests/js)
-#   5. the page in headless Chromium   (node --test tests/browser)
+#   4. the core API fuzzed for about 60 s under libFuzzer + ASan + UBSan (scripts/fuzz.sh)
+#   5. the JS API and native/wasm agreement (node --test tests/js)
+#   6. the page in headless Chromium   (node --test tests/browser)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,16 +14,19 @@ step() { printf '\n=== %s ===\n' "$*"; }
 
 step "native build and tests"
 bash scripts/build-core.sh native
-ctest --test-dir build/native --output-on-failure
+ctest --test-dir build/native --output-on-failure -j2
 
 step "AddressSanitizer + UndefinedBehaviorSanitizer"
 bash scripts/build-core.sh asan
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build/asan --output-on-failure
+  ctest --test-dir build/asan --output-on-failure -j2
 
 step "WebAssembly build and tests under node"
 bash scripts/build-core.sh wasm
-ctest --test-dir build/wasm --output-on-failure
+ctest --test-dir build/wasm --output-on-failure -j2
+
+step "core fuzzing (libFuzzer, ASan + UBSan, 60 s)"
+bash scripts/fuzz.sh 60
 
 step "JS API (node --test)"
 node --test tests/js/
