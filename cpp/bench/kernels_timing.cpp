@@ -4,7 +4,9 @@
 // drift of the machine hits them all alike. A benchmark, not a test: nothing here fails on a number.
 // Times are CPU time of this process (the machine is shared: wall time would count the time other
 // processes hold the core), read from clock_gettime natively and process.cpuUsage() under node.
-// Usage: attention_kernels_timing [--large]   (--large adds one streaming call at n = 16,384)
+// Usage: attention_kernels_timing [--large] [--only TEXT]
+//   --large      adds one streaming call at n = 16,384
+//   --only TEXT  times only the cases whose form contains TEXT
 #include <time.h>
 
 #include <algorithm>
@@ -117,7 +119,12 @@ void add_kernel_cases(std::vector<Case>& cases, const attn::kernels::Kernels<flo
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool large = argc > 1 && std::strcmp(argv[1], "--large") == 0;
+  bool large = false;
+  std::string only;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--large") == 0) large = true;
+    if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+  }
   std::vector<Case> cases;
   add_attention_cases(cases, 8, 16);
   for (Eigen::Index n : {64, 256, 1024}) add_attention_cases(cases, n, 64);
@@ -125,12 +132,15 @@ int main(int argc, char** argv) {
 #ifdef __wasm_simd128__
   add_kernel_cases(cases, attn::kernels::simd_f32());
 #endif
+  cases.erase(std::remove_if(cases.begin(), cases.end(),
+                             [&](const Case& c) { return c.form.find(only) == std::string::npos; }),
+              cases.end());
 
-  // warm up (V8 optimises a wasm function on a later call), and size each sample to ≥ 5 ms
+  // warm up (V8 optimises a wasm function on a later call), and size each sample to ≥ 5 ms by
+  // doubling the calls per sample (one short call is below the clock's resolution)
   for (Case& c : cases) {
     for (int i = 0; i < 3; ++i) c.call();
-    const double once = seconds_of(c.call, 1);
-    c.inner = std::max(1, static_cast<int>(0.005 / std::max(once, 1e-9)));
+    while (c.inner < (1 << 20) && seconds_of(c.call, c.inner) * c.inner < 0.005) c.inner *= 2;
   }
   // interleaved passes: one sample of every case per pass
   const int passes = 15;

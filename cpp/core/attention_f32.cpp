@@ -10,8 +10,6 @@
 namespace attn {
 namespace {
 
-double largest_row_norm(MatrixFIn X) { return X.cast<double>().rowwise().norm().maxCoeff(); }
-
 // Softmax of each row of W (rows×cols, in place) with exponent factor 1/τ; entries already set
 // to −∞ (masked keys) come out as exactly 0.
 void softmax_rows_in_place(const kernels::Kernels<float>& k, MatrixF& W, float inverse_temperature) {
@@ -37,13 +35,13 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
   // --- checks, in the order of the float64 form, then float32's own ---------------------------
   check::not_empty("V", V.rows(), V.cols());
   check::same_rows("K", K, "V", V);
-  check::all_finite("V", V);
+  check::finite_magnitude("V", V);
   if (options.scale != 0.0) check::positive_finite("scale", options.scale);
   check::not_empty("Q", Q.rows(), Q.cols());
   check::not_empty("K", K.rows(), K.cols());
   check::same_cols("Q", Q, "K", K);
-  check::all_finite("Q", Q);
-  check::all_finite("K", K);
+  const float largest_q = check::finite_magnitude("Q", Q);
+  const float largest_k = check::finite_magnitude("K", K);
   check::positive_finite("temperature", options.temperature);
   const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
   if (options.axis == SoftmaxAxis::Keys) {
@@ -53,7 +51,7 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
   }
   check::attention_budget(n, m, dk, dv, /*forms_scores=*/true);
   const double scale = options.scale != 0.0 ? options.scale : std::sqrt(static_cast<double>(dk));
-  check::scores_in_range("float32", largest_row_norm(Q), largest_row_norm(K), scale, FLT_MAX);
+  check::scores_in_range("float32", dk, largest_q, largest_k, scale, FLT_MAX);
 
   AttentionResultF result;
   // --- forward pass 1: raw scores Q Kᵀ (n×m). Kᵀ is laid out once (dk×m), so that the product is
@@ -63,16 +61,18 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
   kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, result.raw_scores.data(), m, false);
 
   // --- forward pass 2: scaled scores, Q Kᵀ / scale
-  result.scaled_scores = result.raw_scores;
-  kernels.scale(result.scaled_scores.data(), n * m, static_cast<float>(1.0 / scale));
+  result.scaled_scores = result.raw_scores * static_cast<float>(1.0 / scale);
 
   // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ. A masked key
   // gets −∞, whose exponential is exactly 0. 1/τ is clamped to float's range: a τ so small that
   // it overflows makes the row one-hot either way.
   const float inverse_temperature = static_cast<float>(std::fmin(1.0 / options.temperature, FLT_MAX));
   if (options.axis == SoftmaxAxis::Keys) {
-    result.weights = result.scaled_scores;
-    if (options.mask) result.weights = options.mask->select(result.weights, -INFINITY);
+    if (options.mask) {
+      result.weights = options.mask->select(result.scaled_scores, -INFINITY);
+    } else {
+      result.weights = result.scaled_scores;
+    }
     softmax_rows_in_place(kernels, result.weights, inverse_temperature);
   } else {
     MatrixF by_key = result.scaled_scores.transpose();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -10,8 +12,26 @@
 
 namespace attn::check {
 
+float finite_magnitude(const char* name, MatrixFIn m) {
+  // One pass of integer maxima over the bits with the sign cleared: for floats of one sign the
+  // bit patterns order as the values do, and ∞ and NaN sit above every finite one. A loop the
+  // compiler vectorises (Eigen's allFinite is scalar in WebAssembly).
+  std::uint32_t largest = 0;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    const float* row = m.row(i).data();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      std::uint32_t bits;
+      std::memcpy(&bits, row + j, sizeof bits);
+      largest = std::max(largest, bits & 0x7FFFFFFFu);
+    }
+  }
+  if (largest >= 0x7F800000u) all_finite(name, m);  // throws, naming the entry
+  float magnitude;
+  std::memcpy(&magnitude, &largest, sizeof magnitude);
+  return magnitude;
+}
+
 void all_finite(const char* name, MatrixFIn m) {
-  if (m.allFinite()) return;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       if (!std::isfinite(m(i, j))) {
@@ -63,13 +83,14 @@ void attention_budget(Eigen::Index n, Eigen::Index m, Eigen::Index dk, Eigen::In
   }
 }
 
-void scores_in_range(const char* precision, double largest_q_norm, double largest_k_norm, double divisor,
+void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, double largest_k, double divisor,
                      double largest) {
-  const double bound = largest_q_norm * largest_k_norm * std::max(1.0, 1.0 / divisor);
+  const double bound = static_cast<double>(dk) * largest_q * largest_k * std::max(1.0, 1.0 / divisor);
   if (!(bound <= largest / 4)) {
     throw std::invalid_argument(std::string("Q and K are too large for ") + precision + ": scores could reach " +
-                                number(bound) + " (largest row norms " + number(largest_q_norm) + " of Q, " +
-                                number(largest_k_norm) + " of K, divisor " + number(divisor) + ")");
+                                number(bound) + " (largest entries " + number(largest_q) + " of Q, " +
+                                number(largest_k) + " of K, width " + std::to_string(dk) + ", divisor " +
+                                number(divisor) + ")");
   }
 }
 

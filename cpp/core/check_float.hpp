@@ -7,6 +7,8 @@
 namespace attn::check {
 
 void all_finite(const char* name, MatrixFIn m);
+// max |m(i, j)|, after all_finite's check (and its error): one pass for both.
+float finite_magnitude(const char* name, MatrixFIn m);
 void same_cols(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b);
 void same_rows(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b);
 
@@ -15,11 +17,11 @@ void same_rows(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b)
 // n·m entries.
 void attention_budget(Eigen::Index n, Eigen::Index m, Eigen::Index dk, Eigen::Index dv, bool forms_scores);
 
-// Every score q_i·k_j / divisor, and the difference of any two, stays finite in `Scalar` when
-// (max_i |q_i|)·(max_j |k_j|)·max(1, 1/divisor) ≤ largest/4 (Cauchy–Schwarz, with room for the
-// rounding of the sums). Checked before any product, so that an overflow is refused with the
-// bound instead of surfacing as ∞ or NaN.
-void scores_in_range(const char* precision, double largest_q_norm, double largest_k_norm, double divisor,
+// Every score q_i·k_j / divisor, every partial sum of it, and the difference of any two stay
+// finite in a type whose largest value is `largest` when dk·max|Q|·max|K|·max(1, 1/divisor) ≤
+// largest/4 (|q·k| ≤ dk·max|q_l|·max|k_l|, with room for rounding). Checked before any product,
+// so that an overflow is refused with the bound instead of surfacing as ∞ or NaN.
+void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, double largest_k, double divisor,
                      double largest);
 
 }  // namespace attn::check

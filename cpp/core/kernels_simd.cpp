@@ -81,7 +81,7 @@ float row_max(const float* x, Index count) {
   float largest = -INFINITY;
   if (count >= 4) {
     v128_t m = wasm_v128_load(x);
-    for (j = 4; j + 4 <= count; j += 4) m = wasm_f32x4_max(m, wasm_v128_load(x + j));
+    for (j = 4; j + 4 <= count; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(x + j));
     largest = std::fmax(std::fmax(wasm_f32x4_extract_lane(m, 0), wasm_f32x4_extract_lane(m, 1)),
                         std::fmax(wasm_f32x4_extract_lane(m, 2), wasm_f32x4_extract_lane(m, 3)));
   }
@@ -93,11 +93,16 @@ float row_max(const float* x, Index count) {
 //   exp(x) = 2^k · exp(r),  k = round(x / ln 2),  r = x − k·ln 2 ∈ [−ln2/2, ln2/2],
 // with exp(r) ≈ 1 + r + r²·P(r), P a degree-5 minimax polynomial. Below ln(2^−126) the result
 // is under float's smallest normal and is returned as 0, so exp(−∞) = 0 exactly.
+// pmin/pmax rather than min/max, and the round-by-adding-1.5·2^23 trick rather than nearest and
+// trunc_sat: V8 turns each of those into one x64 instruction instead of a NaN-handling sequence.
 inline v128_t exp4(v128_t x) {
   const v128_t smallest = wasm_f32x4_splat(-87.33654f);  // ln(2^−126)
   const v128_t below = wasm_f32x4_lt(x, smallest);
-  x = wasm_f32x4_min(wasm_f32x4_max(x, smallest), wasm_f32x4_splat(88.37626f));
-  const v128_t k = wasm_f32x4_nearest(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)));
+  x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, smallest), wasm_f32x4_splat(88.37626f));
+  // t = x/ln 2 + 1.5·2^23 rounds x/ln 2 to the nearest integer k, held in t's low mantissa bits
+  const v128_t round_shift = wasm_f32x4_splat(12582912.0f);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)), round_shift);
+  const v128_t k = wasm_f32x4_sub(t, round_shift);
   // r = x − k·ln 2 in two steps (Cody–Waite): ln 2 = 0.693359375 (exact in float) − 2.12194440e-4
   v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(k, wasm_f32x4_splat(0.693359375f)));
   r = wasm_f32x4_add(r, wasm_f32x4_mul(k, wasm_f32x4_splat(2.12194440e-4f)));
@@ -108,8 +113,8 @@ inline v128_t exp4(v128_t x) {
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
   p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
   p = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
-  // 2^k, written straight into the exponent bits (k ∈ [−126, 127] after the clamp)
-  const v128_t two_to_k = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(k), wasm_i32x4_splat(127)), 23);
+  // 2^k, written straight into the exponent bits: (k + 127) << 23, with k = bits(t) − bits(1.5·2^23)
+  const v128_t two_to_k = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4B400000)), 23);
   return wasm_v128_andnot(wasm_f32x4_mul(p, two_to_k), below);
 }
 

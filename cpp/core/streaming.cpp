@@ -24,8 +24,12 @@ using RowsIn = const Eigen::Ref<const Rows<Scalar>>&;
 constexpr Eigen::Index kQueryBlock = 32;
 constexpr Eigen::Index kDefaultKeyTile = 64;
 
-double largest_row_norm(MatrixIn X) { return X.rowwise().stableNorm().maxCoeff(); }
-double largest_row_norm(MatrixFIn X) { return X.cast<double>().rowwise().norm().maxCoeff(); }
+// max |x|, after the finiteness check that names a bad entry
+double finite_magnitude(const char* name, MatrixIn X) {
+  check::all_finite(name, X);
+  return X.cwiseAbs().maxCoeff();
+}
+double finite_magnitude(const char* name, MatrixFIn X) { return check::finite_magnitude(name, X); }
 
 // A mask, with the causal order when asked, must leave every query at least one key.
 void usable_streaming_mask(const StreamingOptions& options, Eigen::Index n, Eigen::Index m) {
@@ -52,13 +56,13 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   // --- checks: those of the direct form, then the mask and the budget --------------------------
   check::not_empty("V", V.rows(), V.cols());
   check::same_rows("K", K, "V", V);
-  check::all_finite("V", V);
+  finite_magnitude("V", V);
   if (options.scale != 0.0) check::positive_finite("scale", options.scale);
   check::not_empty("Q", Q.rows(), Q.cols());
   check::not_empty("K", K.rows(), K.cols());
   check::same_cols("Q", Q, "K", K);
-  check::all_finite("Q", Q);
-  check::all_finite("K", K);
+  const double largest_q = finite_magnitude("Q", Q);
+  const double largest_k = finite_magnitude("K", K);
   check::positive_finite("temperature", options.temperature);
   if (options.key_tile < 0) {
     throw std::invalid_argument("key_tile must be at least 1 (or 0 for the default), got " +
@@ -68,7 +72,7 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   usable_streaming_mask(options, n, m);
   check::attention_budget(n, m, dk, dv, /*forms_scores=*/false);
   const double scale = options.scale != 0.0 ? options.scale : std::sqrt(static_cast<double>(dk));
-  check::scores_in_range(precision, largest_row_norm(Q), largest_row_norm(K), scale, kLargest);
+  check::scores_in_range(precision, dk, largest_q, largest_k, scale, kLargest);
 
   // c = 1/(τ·scale) turns raw scores into exponents; clamped to the type's range (a τ that small
   // makes each row one-hot either way).
