@@ -22,4 +22,9 @@ using MatrixIn = const Eigen::Ref<const Matrix>&;
 using VectorIn = const Eigen::Ref<const Vector>&;
 using MaskIn = const Eigen::Ref<const Mask>&;
 
+// The float32 twins, for the fast path (WebAssembly SIMD has 4 float32 lanes, 2 float64 ones).
+// The float64 types above stay the reference: the lesson's exact numbers are computed in them.
+using MatrixF = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using MatrixFIn = const Eigen::Ref<const MatrixF>&;
+
 }  // namespace attn

@@ -1,0 +1,89 @@
+#include "attention_f32.hpp"
+
+#include <cfloat>
+#include <cmath>
+#include <stdexcept>
+
+#include "check.hpp"
+#include "check_float.hpp"
+
+namespace attn {
+namespace {
+
+// Softmax of each row of W (rows×cols, in place) with exponent factor 1/τ; entries already set
+// to −∞ (masked keys) come out as exactly 0.
+void softmax_rows_in_place(const kernels::Kernels<float>& k, MatrixF& W, float inverse_temperature) {
+  for (Eigen::Index i = 0; i < W.rows(); ++i) {
+    float* row = W.row(i).data();
+    // pass 1: the row's largest allowed score, so that every exponent is ≤ 0
+    const float row_max = k.row_max(row, W.cols());
+    // pass 2: exponentials of the shifted scores, and their sum (≥ 1: the maximum gives exp(0))
+    const float sum = k.exp_sum(row, W.cols(), row_max, inverse_temperature);
+    // pass 3: normalise
+    k.scale(row, W.cols(), 1.0f / sum);
+  }
+}
+
+}  // namespace
+
+AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options) {
+  return attention(Q, K, V, options, kernels::best_f32());
+}
+
+AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
+                           const kernels::Kernels<float>& kernels) {
+  // --- checks, in the order of the float64 form, then float32's own ---------------------------
+  check::not_empty("V", V.rows(), V.cols());
+  check::same_rows("K", K, "V", V);
+  check::finite_magnitude("V", V);
+  if (options.scale != 0.0) check::positive_finite("scale", options.scale);
+  check::not_empty("Q", Q.rows(), Q.cols());
+  check::not_empty("K", K.rows(), K.cols());
+  check::same_cols("Q", Q, "K", K);
+  const float largest_q = check::finite_magnitude("Q", Q);
+  const float largest_k = check::finite_magnitude("K", K);
+  check::positive_finite("temperature", options.temperature);
+  const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
+  if (options.axis == SoftmaxAxis::Keys) {
+    if (options.mask) check::usable_mask(*options.mask, n, m);
+  } else if (options.mask) {
+    throw std::invalid_argument("mask is only supported with the softmax over keys");
+  }
+  check::attention_budget(n, m, dk, dv, /*forms_scores=*/true);
+  const double scale = options.scale != 0.0 ? options.scale : std::sqrt(static_cast<double>(dk));
+  check::scores_in_range("float32", dk, largest_q, largest_k, scale, FLT_MAX);
+
+  AttentionResultF result;
+  // --- forward pass 1: raw scores Q Kᵀ (n×m). Kᵀ is laid out once (dk×m), so that the product is
+  // a plain row-major one whose inner loop runs along contiguous keys.
+  const MatrixF Kt = K.transpose();
+  result.raw_scores.resize(n, m);
+  kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, result.raw_scores.data(), m, false);
+
+  // --- forward pass 2: scaled scores, Q Kᵀ / scale
+  result.scaled_scores = result.raw_scores * static_cast<float>(1.0 / scale);
+
+  // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ. A masked key
+  // gets −∞, whose exponential is exactly 0. 1/τ is clamped to float's range: a τ so small that
+  // it overflows makes the row one-hot either way.
+  const float inverse_temperature = static_cast<float>(std::fmin(1.0 / options.temperature, FLT_MAX));
+  if (options.axis == SoftmaxAxis::Keys) {
+    if (options.mask) {
+      result.weights = options.mask->select(result.scaled_scores, -INFINITY);
+    } else {
+      result.weights = result.scaled_scores;
+    }
+    softmax_rows_in_place(kernels, result.weights, inverse_temperature);
+  } else {
+    MatrixF by_key = result.scaled_scores.transpose();
+    softmax_rows_in_place(kernels, by_key, inverse_temperature);
+    result.weights = by_key.transpose();
+  }
+
+  // --- forward pass 4: output = weights · V (n×dv)
+  result.output.resize(n, dv);
+  kernels.matmul(n, dv, m, result.weights.data(), m, V.data(), V.outerStride(), result.output.data(), dv, false);
+  return result;
+}
+
+}  // namespace attn

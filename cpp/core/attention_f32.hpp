@@ -1,0 +1,28 @@
+// Scaled dot-product attention in float32: softmax(Q Kᵀ / (τ·scale)) V, the fast twin of
+// attention.hpp's float64 form (same options, same errors, results within 1e-5 of it relative to
+// each matrix's largest entry). The page's exact numbers stay in float64; float32 is for speed,
+// where WebAssembly SIMD computes 4 lanes at once.
+#pragma once
+
+#include "attention.hpp"
+#include "kernels.hpp"
+#include "types.hpp"
+
+namespace attn {
+
+struct AttentionResultF {
+  MatrixF raw_scores;     // n×m  Q Kᵀ
+  MatrixF scaled_scores;  // n×m  Q Kᵀ / scale
+  MatrixF weights;        // n×m  softmax of scaled_scores / τ
+  MatrixF output;         // n×dv weights · V
+};
+
+// Q (n×dk), K (m×dk), V (m×dv). Refuses what the float64 form refuses, plus inputs whose scores
+// could leave float32's range, and n·m over limits::kMaxEntries.
+AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options = {});
+
+// The same with a chosen kernel set: tests and benchmarks compare the implementations with it.
+AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
+                           const kernels::Kernels<float>& kernels);
+
+}  // namespace attn

@@ -1,0 +1,175 @@
+// Hand-written WebAssembly SIMD kernels (4 float32 lanes per v128), and the choice of `best_f32()`.
+// Without -msimd128 this file only says that the portable set is the best one.
+#include "kernels.hpp"
+
+#ifdef __wasm_simd128__
+
+#include <wasm_simd128.h>
+
+#include <cmath>
+
+namespace attn::kernels {
+namespace {
+
+// --- matmul: C (+)= A · B -------------------------------------------------------------------
+// A register tile of R rows × 4·L columns of C: R·L accumulators. Each step k loads L vectors of
+// B's row k and broadcasts A(r, k) for each of the R rows; R = 4, L = 2 uses 8 of the 16 registers
+// V8 has on x64 for accumulators, 2 for B and 1 for the broadcast. No FMA in baseline wasm SIMD:
+// a multiply and an add per lane, as SSE2 does.
+template <int R, int L>
+inline void tile(Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+                 bool accumulate) {
+  v128_t acc[R][L];
+  for (int r = 0; r < R; ++r) {
+    for (int l = 0; l < L; ++l) acc[r][l] = wasm_f32x4_splat(0.0f);
+  }
+  for (Index k = 0; k < K; ++k) {
+    v128_t b[L];
+    for (int l = 0; l < L; ++l) b[l] = wasm_v128_load(B + k * ldb + 4 * l);
+    for (int r = 0; r < R; ++r) {
+      const v128_t a = wasm_v128_load32_splat(A + r * lda + k);
+      for (int l = 0; l < L; ++l) acc[r][l] = wasm_f32x4_add(acc[r][l], wasm_f32x4_mul(a, b[l]));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int l = 0; l < L; ++l) {
+      float* c = C + r * ldc + 4 * l;
+      wasm_v128_store(c, accumulate ? wasm_f32x4_add(wasm_v128_load(c), acc[r][l]) : acc[r][l]);
+    }
+  }
+}
+
+// The last N mod 4 columns, one dot product at a time.
+inline void columns_left(Index rows, Index j0, Index N, Index K, const float* A, Index lda, const float* B, Index ldb,
+                         float* C, Index ldc, bool accumulate) {
+  for (Index r = 0; r < rows; ++r) {
+    for (Index j = j0; j < N; ++j) {
+      float sum = accumulate ? C[r * ldc + j] : 0.0f;
+      for (Index k = 0; k < K; ++k) sum += A[r * lda + k] * B[k * ldb + j];
+      C[r * ldc + j] = sum;
+    }
+  }
+}
+
+// One strip of R rows of C, all columns: 8 at a time, then 4, then one by one.
+template <int R>
+inline void row_strip(Index N, Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+                      bool accumulate) {
+  Index j = 0;
+  for (; j + 8 <= N; j += 8) tile<R, 2>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  for (; j + 4 <= N; j += 4) tile<R, 1>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  columns_left(R, j, N, K, A, lda, B, ldb, C, ldc, accumulate);
+}
+
+void matmul(Index M, Index N, Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+            bool accumulate) {
+  Index i = 0;
+  for (; i + 4 <= M; i += 4) row_strip<4>(N, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
+  const float* a = A + i * lda;
+  float* c = C + i * ldc;
+  switch (M - i) {
+    case 3: row_strip<3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 2: row_strip<2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 1: row_strip<1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    default: break;
+  }
+}
+
+// --- softmax passes -----------------------------------------------------------------------------
+float row_max(const float* x, Index count) {
+  Index j = 0;
+  float largest = -INFINITY;
+  if (count >= 4) {
+    v128_t m = wasm_v128_load(x);
+    for (j = 4; j + 4 <= count; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(x + j));
+    largest = std::fmax(std::fmax(wasm_f32x4_extract_lane(m, 0), wasm_f32x4_extract_lane(m, 1)),
+                        std::fmax(wasm_f32x4_extract_lane(m, 2), wasm_f32x4_extract_lane(m, 3)));
+  }
+  for (; j < count; ++j) largest = std::fmax(largest, x[j]);
+  return largest;
+}
+
+// exp(x) on 4 lanes, to about 1 ulp of float32 (Cephes' expf, as Eigen and SLEEF do it):
+//   exp(x) = 2^k · exp(r),  k = round(x / ln 2),  r = x − k·ln 2 ∈ [−ln2/2, ln2/2],
+// with exp(r) ≈ 1 + r + r²·P(r), P a degree-5 minimax polynomial. Below ln(2^−126) the result
+// is under float's smallest normal and is returned as 0, so exp(−∞) = 0 exactly.
+// pmin/pmax rather than min/max, and the round-by-adding-1.5·2^23 trick rather than nearest and
+// trunc_sat: V8 turns each of those into one x64 instruction instead of a NaN-handling sequence.
+inline v128_t exp4(v128_t x) {
+  const v128_t smallest = wasm_f32x4_splat(-87.33654f);  // ln(2^−126)
+  const v128_t below = wasm_f32x4_lt(x, smallest);
+  x = wasm_f32x4_pmin(wasm_f32x4_pmax(x, smallest), wasm_f32x4_splat(88.37626f));
+  // t = x/ln 2 + 1.5·2^23 rounds x/ln 2 to the nearest integer k, held in t's low mantissa bits
+  const v128_t round_shift = wasm_f32x4_splat(12582912.0f);
+  const v128_t t = wasm_f32x4_add(wasm_f32x4_mul(x, wasm_f32x4_splat(1.44269504f)), round_shift);
+  const v128_t k = wasm_f32x4_sub(t, round_shift);
+  // r = x − k·ln 2 in two steps (Cody–Waite): ln 2 = 0.693359375 (exact in float) − 2.12194440e-4
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(k, wasm_f32x4_splat(0.693359375f)));
+  r = wasm_f32x4_add(r, wasm_f32x4_mul(k, wasm_f32x4_splat(2.12194440e-4f)));
+  v128_t p = wasm_f32x4_splat(1.9875691500e-4f);
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.3981999507e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(8.3334519073e-3f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(4.1665795894e-2f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(1.6666665459e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_mul(p, r), wasm_f32x4_splat(5.0000001201e-1f));
+  p = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_mul(p, r), r), r), wasm_f32x4_splat(1.0f));
+  // 2^k, written straight into the exponent bits: (k + 127) << 23, with k = bits(t) − bits(1.5·2^23)
+  const v128_t two_to_k = wasm_i32x4_shl(wasm_i32x4_add(t, wasm_i32x4_splat(127 - 0x4B400000)), 23);
+  return wasm_v128_andnot(wasm_f32x4_mul(p, two_to_k), below);
+}
+
+float exp_sum(float* x, Index count, float shift, float factor) {
+  const v128_t s = wasm_f32x4_splat(shift);
+  const v128_t f = wasm_f32x4_splat(factor);
+  // two partial sums, so that consecutive adds do not wait on each other
+  v128_t sum0 = wasm_f32x4_splat(0.0f), sum1 = sum0;
+  Index j = 0;
+  for (; j + 8 <= count; j += 8) {
+    const v128_t e0 = exp4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + j), s), f));
+    const v128_t e1 = exp4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + j + 4), s), f));
+    wasm_v128_store(x + j, e0);
+    wasm_v128_store(x + j + 4, e1);
+    sum0 = wasm_f32x4_add(sum0, e0);
+    sum1 = wasm_f32x4_add(sum1, e1);
+  }
+  for (; j + 4 <= count; j += 4) {
+    const v128_t e = exp4(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(x + j), s), f));
+    wasm_v128_store(x + j, e);
+    sum0 = wasm_f32x4_add(sum0, e);
+  }
+  sum0 = wasm_f32x4_add(sum0, sum1);
+  float sum = (wasm_f32x4_extract_lane(sum0, 0) + wasm_f32x4_extract_lane(sum0, 1)) +
+              (wasm_f32x4_extract_lane(sum0, 2) + wasm_f32x4_extract_lane(sum0, 3));
+  // the last count mod 4 entries go through the same exp4, one lane used
+  for (; j < count; ++j) {
+    x[j] = wasm_f32x4_extract_lane(exp4(wasm_f32x4_splat((x[j] - shift) * factor)), 0);
+    sum += x[j];
+  }
+  return sum;
+}
+
+void scale(float* x, Index count, float factor) {
+  const v128_t f = wasm_f32x4_splat(factor);
+  Index j = 0;
+  for (; j + 4 <= count; j += 4) wasm_v128_store(x + j, wasm_f32x4_mul(wasm_v128_load(x + j), f));
+  for (; j < count; ++j) x[j] *= factor;
+}
+
+}  // namespace
+
+const Kernels<float>& simd_f32() {
+  static const Kernels<float> set{"simd", matmul, row_max, exp_sum, scale};
+  return set;
+}
+
+const Kernels<float>& best_f32() { return simd_f32(); }
+
+}  // namespace attn::kernels
+
+#else
+
+namespace attn::kernels {
+const Kernels<float>& best_f32() { return portable_f32(); }
+}  // namespace attn::kernels
+
+#endif

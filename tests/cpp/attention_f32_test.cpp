@@ -1,0 +1,175 @@
+#include "attention_f32.hpp"
+
+#include <gmock/gmock-matchers.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "float_matrices.hpp"
+#include "limits.hpp"
+#include "matrices.hpp"
+
+namespace attn {
+namespace {
+
+using testing::invalid_argument_message;
+using testing::random_rows;
+using testing::relative_gap;
+using testing::rows;
+using testing::to_float;
+using testing::worked_keys;
+using testing::worked_values;
+using ::testing::HasSubstr;
+
+std::vector<const kernels::Kernels<float>*> float_sets() {
+  std::vector<const kernels::Kernels<float>*> sets{&kernels::portable_f32()};
+#ifdef __wasm_simd128__
+  sets.push_back(&kernels::simd_f32());
+#endif
+  return sets;
+}
+
+// Every matrix of the float32 result within 1e-5 of the float64 one, relative to its largest entry.
+void expect_agreement(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
+                      const kernels::Kernels<float>& set) {
+  const AttentionResult exact = attention(Q, K, V, options);
+  const AttentionResultF fast = attention(to_float(Q), to_float(K), to_float(V), options, set);
+  EXPECT_LT(relative_gap(fast.raw_scores, exact.raw_scores), 1e-5) << set.name;
+  EXPECT_LT(relative_gap(fast.scaled_scores, exact.scaled_scores), 1e-5) << set.name;
+  EXPECT_LT(relative_gap(fast.weights, exact.weights), 1e-5) << set.name;
+  EXPECT_LT(relative_gap(fast.output, exact.output), 1e-5) << set.name;
+}
+
+struct Shape {
+  Eigen::Index n, m, dk, dv;
+};
+const Shape kShapes[] = {{1, 3, 2, 2}, {8, 8, 16, 16}, {5, 13, 7, 3}, {33, 70, 17, 9}, {64, 64, 64, 64}, {3, 257, 64, 8}};
+
+TEST(AttentionF32, AgreesWithFloat64AcrossShapes) {
+  for (const auto* set : float_sets()) {
+    for (const Shape& s : kShapes) {
+      SCOPED_TRACE(::testing::Message() << s.n << "x" << s.m << " dk=" << s.dk << " dv=" << s.dv);
+      // spread 2 gives scaled scores of several units: weights far from uniform
+      const Matrix Q = random_rows(s.n, s.dk, 1, 2.0), K = random_rows(s.m, s.dk, 2, 2.0), V = random_rows(s.m, s.dv, 3);
+      expect_agreement(Q, K, V, {}, *set);
+    }
+  }
+}
+
+TEST(AttentionF32, AgreesWithFloat64WithOptions) {
+  const Matrix Q = random_rows(12, 16, 4, 3.0), K = random_rows(20, 16, 5, 3.0), V = random_rows(20, 5, 6);
+  for (const auto* set : float_sets()) {
+    AttentionOptions sharp;
+    sharp.temperature = 0.25;
+    expect_agreement(Q, K, V, sharp, *set);
+    AttentionOptions unscaled;
+    unscaled.scale = 1.0;
+    unscaled.temperature = 3.0;
+    expect_agreement(Q, K, V, unscaled, *set);
+    AttentionOptions causal;
+    causal.mask = causal_mask(12, 20);
+    expect_agreement(Q, K, V, causal, *set);
+    AttentionOptions holes;
+    holes.mask = (random_rows(12, 20, 7).array() > -0.3).matrix();
+    holes.mask->col(0).setConstant(true);  // no row is fully hidden
+    expect_agreement(Q, K, V, holes, *set);
+    AttentionOptions wrong_axis;
+    wrong_axis.axis = SoftmaxAxis::Queries;
+    expect_agreement(Q, K, V, wrong_axis, *set);
+  }
+}
+
+TEST(AttentionF32, WorkedExampleAndMaskedZeros) {
+  for (const auto* set : float_sets()) {
+    const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
+                                         to_float(worked_values()), {}, *set);
+    EXPECT_NEAR(r.weights(0, 0), 0.401, 5e-4);
+    EXPECT_NEAR(r.weights(0, 1), 0.198, 5e-4);
+    EXPECT_NEAR(r.output(0, 0), 0.602, 5e-4);
+    const MatrixF X = random_rows(6, 4, 8).cast<float>();
+    AttentionOptions causal;
+    causal.mask = causal_mask(6, 6);
+    const AttentionResultF c = attention(X, X, X, causal, *set);
+    for (Eigen::Index i = 0; i < 6; ++i) {
+      for (Eigen::Index j = i + 1; j < 6; ++j) EXPECT_EQ(c.weights(i, j), 0.0f);
+      EXPECT_NEAR(c.weights.row(i).sum(), 1.0f, 1e-6);
+    }
+    EXPECT_EQ(c.weights(0, 0), 1.0f);
+  }
+}
+
+TEST(AttentionF32, TinyTemperatureSharesTiesAndStaysFinite) {
+  for (const auto* set : float_sets()) {
+    AttentionOptions frozen;
+    frozen.temperature = 1e-300;  // 1/τ is far past float's range
+    const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
+                                         to_float(worked_values()), frozen, *set);
+    EXPECT_EQ(r.weights(0, 0), 0.5f);
+    EXPECT_EQ(r.weights(0, 1), 0.0f);
+    EXPECT_EQ(r.weights(0, 2), 0.5f);
+    EXPECT_TRUE(r.output.allFinite());
+  }
+}
+
+TEST(AttentionF32, RefusesWhatFloat64RefusesWithTheSameWords) {
+  const std::vector<std::function<void(bool)>> calls = {
+      [](bool f32) {
+        const Matrix Q = rows({{1, 0, 0}});
+        f32 ? (void)attention(to_float(Q), to_float(worked_keys()), to_float(worked_values()))
+            : (void)attention(Q, worked_keys(), worked_values());
+      },
+      [](bool f32) {
+        const Matrix V = rows({{1, 0}});
+        f32 ? (void)attention(to_float(rows({{1, 0}})), to_float(worked_keys()), to_float(V))
+            : (void)attention(rows({{1, 0}}), worked_keys(), V);
+      },
+      [](bool f32) {
+        const Matrix Q(0, 2);
+        f32 ? (void)attention(to_float(Q), to_float(worked_keys()), to_float(worked_values()))
+            : (void)attention(Q, worked_keys(), worked_values());
+      },
+      [](bool f32) {
+        const Matrix Q = rows({{1, NAN}});
+        f32 ? (void)attention(to_float(Q), to_float(worked_keys()), to_float(worked_values()))
+            : (void)attention(Q, worked_keys(), worked_values());
+      },
+      [](bool f32) {
+        AttentionOptions o;
+        o.temperature = 0;
+        f32 ? (void)attention(to_float(rows({{1, 0}})), to_float(worked_keys()), to_float(worked_values()), o)
+            : (void)attention(rows({{1, 0}}), worked_keys(), worked_values(), o);
+      },
+      [](bool f32) {
+        AttentionOptions o;
+        o.mask = Mask::Constant(1, 3, false);
+        f32 ? (void)attention(to_float(rows({{1, 0}})), to_float(worked_keys()), to_float(worked_values()), o)
+            : (void)attention(rows({{1, 0}}), worked_keys(), worked_values(), o);
+      },
+      [](bool f32) {
+        AttentionOptions o;
+        o.mask = Mask::Constant(2, 3, true);
+        f32 ? (void)attention(to_float(rows({{1, 0}})), to_float(worked_keys()), to_float(worked_values()), o)
+            : (void)attention(rows({{1, 0}}), worked_keys(), worked_values(), o);
+      },
+  };
+  for (const auto& call : calls) {
+    const std::string expected = invalid_argument_message([&] { call(false); });
+    EXPECT_FALSE(expected.empty());
+    EXPECT_EQ(invalid_argument_message([&] { call(true); }), expected);
+  }
+}
+
+TEST(AttentionF32, RefusesScoresPastFloat32AndTheWorkBudget) {
+  const MatrixF huge = MatrixF::Constant(2, 2, 1e20f);
+  EXPECT_THAT(invalid_argument_message([&] { attention(huge, huge, huge); }),
+              HasSubstr("Q and K are too large for float32: scores could reach 2e+40"));
+  // 4097² scores pass the 2^24-entry budget: refused before anything n×m is allocated
+  const MatrixF column = MatrixF::Ones(4097, 1);
+  EXPECT_THAT(invalid_argument_message([&] { attention(column, column, column); }),
+              HasSubstr("the scores (4097x4097, 16785409 entries) would pass the limit of 16777216 entries"));
+}
+
+}  // namespace
+}  // namespace attn

@@ -1,0 +1,37 @@
+// Helpers for the float32 and streaming tests: reproducible random matrices whose entries are
+// exact in float32 (so that a float64 reference sees the very same numbers), and the gap between
+// two results relative to the reference's largest entry.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "types.hpp"
+
+namespace attn::testing {
+
+// Entries uniform in [−spread, spread), rounded to float32, from a 64-bit LCG (the same numbers
+// natively and in WebAssembly).
+inline Matrix random_rows(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed, double spread = 1.0) {
+  Matrix m(rows, cols);
+  std::uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      const double unit = static_cast<double>(state >> 11) / 9007199254740992.0;  // [0, 1)
+      m(i, j) = static_cast<float>((2 * unit - 1) * spread);
+    }
+  }
+  return m;
+}
+
+inline MatrixF to_float(const Matrix& m) { return m.cast<float>(); }
+
+// max |a − b| / max |b|: how far a result is from its reference, at the reference's own scale.
+template <typename A>
+double relative_gap(const Eigen::MatrixBase<A>& a, const Matrix& reference) {
+  const double largest = reference.cwiseAbs().maxCoeff();
+  return (a.template cast<double>() - reference).cwiseAbs().maxCoeff() / (largest > 0 ? largest : 1.0);
+}
+
+}  // namespace attn::testing

@@ -1,0 +1,102 @@
+#include "kernels.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "float_matrices.hpp"
+
+namespace attn {
+namespace {
+
+using testing::random_rows;
+
+// Every float32 kernel set this build has: the portable one, and the SIMD one in WebAssembly.
+std::vector<const kernels::Kernels<float>*> float_sets() {
+  std::vector<const kernels::Kernels<float>*> sets{&kernels::portable_f32()};
+#ifdef __wasm_simd128__
+  sets.push_back(&kernels::simd_f32());
+#endif
+  return sets;
+}
+
+TEST(Kernels, MatmulMatchesTheProductAtEveryTailSize) {
+  // 1 … 9 rows and 1 … 19 columns cover the 4×8 register tiles, the 4-wide tiles and the single
+  // columns and rows around them; strides wider than the matrices check the lda/ldb/ldc handling.
+  for (const auto* set : float_sets()) {
+    for (Eigen::Index M = 1; M <= 9; ++M) {
+      for (Eigen::Index N = 1; N <= 19; N += 3) {
+        for (Eigen::Index K : {1, 3, 16}) {
+          const Matrix A = random_rows(M, K + 2, 10 * M + N);
+          const Matrix B = random_rows(K, N + 5, 7 * K + N);
+          const Matrix C0 = random_rows(M, N + 1, 3);
+          const MatrixF a = A.cast<float>(), b = B.cast<float>();
+          MatrixF c = C0.cast<float>();
+          set->matmul(M, N, K, a.data(), a.cols(), b.data(), b.cols(), c.data(), c.cols(), false);
+          const Matrix expected = A.leftCols(K) * B.leftCols(N);
+          EXPECT_LT((c.leftCols(N).cast<double>() - expected).cwiseAbs().maxCoeff(), 1e-5)
+              << set->name << " M=" << M << " N=" << N << " K=" << K;
+          EXPECT_EQ(c(0, N), static_cast<float>(C0(0, N))) << set->name << ": wrote past column N";
+          set->matmul(M, N, K, a.data(), a.cols(), b.data(), b.cols(), c.data(), c.cols(), true);
+          EXPECT_LT((c.leftCols(N).cast<double>() - 2 * expected).cwiseAbs().maxCoeff(), 2e-5)
+              << set->name << " accumulate M=" << M << " N=" << N << " K=" << K;
+        }
+      }
+    }
+  }
+}
+
+TEST(Kernels, ExpSumIsAccurateToFloat32) {
+  // exponents from −87 to 0, the range the softmax uses, at 9 lengths (vector body and tails)
+  for (const auto* set : float_sets()) {
+    for (Eigen::Index count : {1, 3, 4, 5, 8, 11, 64, 100, 1001}) {
+      std::vector<float> x(count);
+      for (Eigen::Index j = 0; j < count; ++j) x[j] = -87.0f * static_cast<float>(j) / static_cast<float>(count);
+      const std::vector<float> arguments = x;
+      const float sum = set->exp_sum(x.data(), count, 0.0f, 1.0f);
+      double exact_sum = 0;
+      for (Eigen::Index j = 0; j < count; ++j) {
+        const double exact = std::exp(static_cast<double>(arguments[j]));
+        exact_sum += exact;
+        EXPECT_NEAR(x[j], exact, 3e-7 * exact) << set->name << " exp(" << arguments[j] << ")";
+      }
+      EXPECT_NEAR(sum, exact_sum, 1e-6 * exact_sum) << set->name << " count=" << count;
+    }
+  }
+}
+
+TEST(Kernels, ExpSumShiftsScalesAndZeroesMinusInfinity) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const auto* set : float_sets()) {
+    // (x − 3)·0.5 for x = 3, 1, −∞, 5 − 200, −∞, 2, 3: a row with masked keys and a deep underflow
+    std::vector<float> x{3, 1, -inf, -195, -inf, 2, 3};
+    const float sum = set->exp_sum(x.data(), 7, 3.0f, 0.5f);
+    EXPECT_FLOAT_EQ(x[0], 1.0f) << set->name;
+    EXPECT_FLOAT_EQ(x[1], std::exp(-1.0f)) << set->name;
+    EXPECT_EQ(x[2], 0.0f) << set->name;
+    EXPECT_EQ(x[3], 0.0f) << set->name;  // exp(−99) is below float's smallest normal
+    EXPECT_EQ(x[4], 0.0f) << set->name;
+    EXPECT_FLOAT_EQ(x[5], std::exp(-0.5f)) << set->name;
+    EXPECT_FLOAT_EQ(sum, 2.0f + std::exp(-1.0f) + std::exp(-0.5f)) << set->name;
+  }
+}
+
+TEST(Kernels, RowMaxAndScale) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const auto* set : float_sets()) {
+    std::vector<float> x{-inf, -2, 7.5f, -inf, 1, 7.25f, 0, -inf, 3};
+    for (Eigen::Index count = 1; count <= 9; ++count) {
+      float expected = -inf;
+      for (Eigen::Index j = 0; j < count; ++j) expected = std::max(expected, x[j]);
+      EXPECT_EQ(set->row_max(x.data(), count), expected) << set->name << " count=" << count;
+    }
+    std::vector<float> y{1, -2, 3, 4, 5};
+    set->scale(y.data(), 5, 0.5f);
+    EXPECT_EQ(y, (std::vector<float>{0.5f, -1, 1.5f, 2, 2.5f})) << set->name;
+  }
+}
+
+}  // namespace
+}  // namespace attn
