@@ -1,0 +1,189 @@
+#include "learn/training.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "check.hpp"
+#include "learn/optimiser.hpp"
+#include "limits.hpp"
+
+namespace attn::learn {
+namespace {
+
+void check_range(const char* name, long long value, long long low, long long high) {
+  if (value < low || value > high) {
+    throw std::invalid_argument(std::string(name) + " must be between " + std::to_string(low) + " and " +
+                                std::to_string(high) + ", got " + std::to_string(value));
+  }
+}
+
+void check_settings(const LearnSettings& s) {
+  check_range("key width dk", s.key_width, 1, kMaxKeyWidth);
+  check_range("tokens", s.shape.tokens, 2, kMaxTokens);
+  check_range("content width", s.shape.content_width, 1, kMaxContentWidth);
+  check_range("sequences", s.shape.sequences, 1, kMaxSequences);
+  check::positive_finite("learning rate", s.learning_rate);
+  if (s.task != Task::PreviousToken && s.task != Task::MatchingType) {
+    throw std::invalid_argument("task must be PreviousToken or MatchingType");
+  }
+  const std::int64_t work = multiply_adds_per_step(s);
+  if (work > limits::kMaxMultiplyAdds) {
+    throw std::invalid_argument("one training step would take " + std::to_string(work) +
+                                " multiply-adds, more than the limit " + std::to_string(limits::kMaxMultiplyAdds));
+  }
+}
+
+Matrix draw(Eigen::Index rows, Eigen::Index cols, double deviation, Random& random) {
+  Matrix m(rows, cols);
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = deviation * random.normal();
+  }
+  return m;
+}
+
+bool usable(const Projections& w) {
+  const auto fine = [](const Matrix& m) { return m.allFinite() && m.cwiseAbs().maxCoeff() <= kDivergedWeight; };
+  return fine(w.W_Q) && fine(w.W_K) && fine(w.W_V);
+}
+
+}  // namespace
+
+std::int64_t multiply_adds_per_step(const LearnSettings& s) {
+  const std::int64_t n = s.shape.tokens, m = s.shape.tokens, dv = s.shape.content_width;
+  const std::int64_t d = n + dv, dk = s.key_width;
+  const std::int64_t forward = n * d * dk + m * d * (dk + dv) + n * m * (dk + dv);
+  const std::int64_t backward = 2 * n * m * dv + 2 * n * m * dk + d * (n * dk + m * dk + m * dv);
+  return 2 * s.shape.sequences * (forward + backward);
+}
+
+LearnSession::LearnSession(const LearnSettings& settings) : settings_(settings) {
+  check_settings(settings_);
+  Random random(settings_.seed);
+  data_ = make_task(settings_.task, settings_.shape, random);
+  const int d = token_width(settings_.shape);
+  // Var(q_k) = E|x|²·σ² = (1 + dc)·σ² = 1.
+  const double deviation = 1.0 / std::sqrt(1.0 + settings_.shape.content_width);
+  initial_.W_Q = draw(d, settings_.key_width, deviation, random);
+  initial_.W_K = draw(d, settings_.key_width, deviation, random);
+  initial_.W_V = draw(d, settings_.shape.content_width, deviation, random);
+  scaled_.score_divisor = std::sqrt(static_cast<double>(settings_.key_width));
+  unscaled_.score_divisor = 1.0;
+  reset();
+}
+
+void LearnSession::reset() {
+  for (Copy* c : {&scaled_, &unscaled_}) {
+    c->weights = initial_;
+    c->history.clear();
+    c->diverged = false;
+  }
+}
+
+void LearnSession::set_learning_rate(double learning_rate) {
+  check::positive_finite("learning rate", learning_rate);
+  settings_.learning_rate = learning_rate;
+}
+
+Evaluation evaluate(const TaskData& data, const Projections& weights, double score_divisor) {
+  if (data.targets.empty() || data.queries.size() != data.targets.size() || data.memories.size() != data.targets.size()) {
+    throw std::invalid_argument("task data needs the same, non-zero number of queries, memories and targets");
+  }
+  const auto B = data.targets.size();
+  const Eigen::Index total_entries = static_cast<Eigen::Index>(B) * data.targets[0].size();
+  Evaluation e;
+  e.gradients.W_Q = Matrix::Zero(weights.W_Q.rows(), weights.W_Q.cols());
+  e.gradients.W_K = Matrix::Zero(weights.W_K.rows(), weights.W_K.cols());
+  e.gradients.W_V = Matrix::Zero(weights.W_V.rows(), weights.W_V.cols());
+  double squared = 0, spread = 0, largest = 0;
+  Eigen::Index weight_count = 0, row_count = 0;
+  for (std::size_t b = 0; b < B; ++b) {
+    const HeadForward f = head_forward(data.queries[b], data.memories[b], weights, score_divisor);
+    if (f.O.rows() != data.targets[b].rows() || f.O.cols() != data.targets[b].cols()) {
+      throw std::invalid_argument("target " + std::to_string(b) + " (" + check::shape_of(data.targets[b]) +
+                                  ") must have the output's shape " + check::shape_of(f.O));
+    }
+    squared += (f.O - data.targets[b]).squaredNorm();
+    spread += (f.P.array() * (1.0 - f.P.array())).sum();
+    largest += f.P.rowwise().maxCoeff().sum();
+    weight_count += f.P.size();
+    row_count += f.P.rows();
+    const Matrix dO = squared_error_backward(f.O, data.targets[b], total_entries);
+    const Projections g = head_backward(data.queries[b], data.memories[b], f, dO, score_divisor);
+    e.gradients.W_Q += g.W_Q;
+    e.gradients.W_K += g.W_K;
+    e.gradients.W_V += g.W_V;
+  }
+  e.record.loss = squared / static_cast<double>(total_entries);
+  e.record.mean_p_one_minus_p = spread / static_cast<double>(weight_count);
+  e.record.mean_largest_weight = largest / static_cast<double>(row_count);
+  e.record.gradient_norm_Q = e.gradients.W_Q.norm();
+  e.record.gradient_norm_K = e.gradients.W_K.norm();
+  e.record.gradient_norm_V = e.gradients.W_V.norm();
+  return e;
+}
+
+void LearnSession::step(Copy& c) {
+  if (c.diverged) return;
+  Evaluation e = evaluate(data_, c.weights, c.score_divisor);
+  e.record.step = static_cast<int>(c.history.size());
+  const StepRecord& r = e.record;
+  if (!(r.loss <= kDivergedLoss) || !std::isfinite(r.gradient_norm_Q) || !std::isfinite(r.gradient_norm_K) ||
+      !std::isfinite(r.gradient_norm_V)) {
+    c.diverged = true;
+    return;
+  }
+  Projections next = c.weights;
+  sgd_step(next, e.gradients, settings_.learning_rate);
+  c.history.push_back(r);
+  if (!usable(next)) {
+    c.diverged = true;  // keep the last usable weights; the curve ends with the record above
+    return;
+  }
+  c.weights = std::move(next);
+}
+
+LearnSession::Steps LearnSession::train(int steps) {
+  check::positive_count("steps", steps);
+  const std::int64_t taken = static_cast<std::int64_t>(std::max(scaled_.history.size(), unscaled_.history.size()));
+  if (taken + steps > kMaxSteps) {
+    throw std::invalid_argument("steps " + std::to_string(steps) + " would take the session past " +
+                                std::to_string(kMaxSteps) + " steps (" + std::to_string(taken) +
+                                " taken); reset it first");
+  }
+  if (static_cast<std::int64_t>(steps) * multiply_adds_per_step(settings_) > limits::kMaxMultiplyAdds) {
+    throw std::invalid_argument("steps " + std::to_string(steps) + " at dk = " + std::to_string(settings_.key_width) +
+                                " would take more than the limit of " + std::to_string(limits::kMaxMultiplyAdds) +
+                                " multiply-adds in one call");
+  }
+  Steps out;
+  for (Copy* c : {&scaled_, &unscaled_}) {
+    const std::size_t before = c->history.size();
+    for (int s = 0; s < steps && !c->diverged; ++s) step(*c);
+    auto& into = c == &scaled_ ? out.scaled : out.unscaled;
+    into.assign(c->history.begin() + static_cast<std::ptrdiff_t>(before), c->history.end());
+  }
+  return out;
+}
+
+int LearnSession::steps_taken(Scaling which) const { return static_cast<int>(copy(which).history.size()); }
+bool LearnSession::diverged(Scaling which) const { return copy(which).diverged; }
+const std::vector<StepRecord>& LearnSession::history(Scaling which) const { return copy(which).history; }
+const Projections& LearnSession::projections(Scaling which) const { return copy(which).weights; }
+
+StepRecord LearnSession::measure(Scaling which) const {
+  const Copy& c = copy(which);
+  StepRecord r = evaluate(data_, c.weights, c.score_divisor).record;
+  r.step = static_cast<int>(c.history.size());
+  return r;
+}
+
+Matrix LearnSession::attention_weights(Scaling which, int sequence) const {
+  check_range("sequence", sequence, 0, static_cast<long long>(data_.queries.size()) - 1);
+  const Copy& c = copy(which);
+  const auto b = static_cast<std::size_t>(sequence);
+  return head_forward(data_.queries[b], data_.memories[b], c.weights, c.score_divisor).P;
+}
+
+}  // namespace attn::learn
