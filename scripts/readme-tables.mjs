@@ -6,11 +6,13 @@
 // Each table sits between <!-- generated: NAME --> and <!-- end generated: NAME --> in README.md.
 // tests/browser/readme-tables.test.mjs fails when a table is stale.
 //
-// Usage: node scripts/readme-tables.mjs [--dist dist] [--heights] [--check]
+// Usage: node scripts/readme-tables.mjs [--dist dist | --from build/web] [--heights] [--check]
+//   --from     make a dist/ in a temporary folder from this page build first (no dist.sh needed)
 //   --heights  also measure the heights (serves dist/, drives /usr/bin/chromium; ~1 min)
 //   --check    write nothing; exit 1 if README.md differs from what would be written
 
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -97,10 +99,17 @@ export function replaceBlock(readme, name, content) {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { dist: { type: 'string' }, heights: { type: 'boolean' }, check: { type: 'boolean' } } });
-  const distDir = resolve(values.dist ?? join(ROOT, 'dist'));
+  const { values } = parseArgs({ options: { dist: { type: 'string' }, from: { type: 'string' }, heights: { type: 'boolean' }, check: { type: 'boolean' } } });
   const readmePath = join(ROOT, 'README.md');
+  let distDir = resolve(values.dist ?? join(ROOT, 'dist'));
+  let scratch = null;
   try {
+    if (values.from) {
+      const { buildDist } = await import('./build-dist.mjs');
+      scratch = await mkdtemp(join(tmpdir(), 'attention-lab-dist-'));
+      distDir = scratch;
+      await buildDist({ from: resolve(values.from), out: distDir });
+    }
     const sizes = JSON.parse(await readFile(join(distDir, 'sizes.json'), 'utf8').catch(() => {
       throw new Error(`no ${join(distDir, 'sizes.json')}: run bash scripts/dist.sh first`);
     }));
@@ -123,15 +132,18 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     if (values.check) {
       if (next !== readme) {
         console.error('readme-tables: README.md is stale; run node scripts/readme-tables.mjs' + (values.heights ? ' --heights' : ''));
-        process.exit(1);
+        process.exitCode = 1;
+      } else {
+        console.log('readme-tables: README.md is up to date');
       }
-      console.log('readme-tables: README.md is up to date');
     } else {
       await writeFile(readmePath, next);
       console.log(`readme-tables: ${next === readme ? 'README.md was already up to date' : 'rewrote the tables in README.md'}`);
     }
   } catch (error) {
     console.error(`readme-tables: ${error.message}`);
-    process.exit(1);
+    process.exitCode = 1;
+  } finally {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
   }
 }
