@@ -50,33 +50,38 @@ constexpr std::size_t kKeptInputBytes = std::size_t{1} << 20;
 struct Boundary {
   std::string error;                  // message of the last failed call
   std::vector<Matrix> results;        // results of the last call, until JS has copied them
+  std::vector<const char*> names;     // what each result is, for messages
   std::vector<std::uint32_t> table;   // (address, rows, cols, type) per result
   void* input = nullptr;              // the input area, reused across calls
   std::size_t input_bytes = 0;
+  std::size_t kept_input_bytes = 0;   // its size before a big call, to return to after it
 };
 Boundary boundary;
 
-void keep(Matrix&& m) { boundary.results.push_back(std::move(m)); }
+void keep(Matrix&& m, const char* name) {
+  boundary.results.push_back(std::move(m));
+  boundary.names.push_back(name);
+}
 
 // A row of values (a Vector, or any expression) kept as a 1×k result.
 template <typename Values>
-void keep_row(const Values& values) {
+void keep_row(const Values& values, const char* name) {
   Matrix row(1, values.size());
   for (Eigen::Index i = 0; i < values.size(); ++i) row(0, i) = static_cast<double>(values(i));
-  keep(std::move(row));
+  keep(std::move(row), name);
 }
 
 void keep_attention(AttentionResult&& r) {
-  keep(std::move(r.raw_scores));
-  keep(std::move(r.scaled_scores));
-  keep(std::move(r.weights));
-  keep(std::move(r.output));
+  keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
+  keep(std::move(r.scaled_scores), "the scaled scores");
+  keep(std::move(r.weights), "the weights");
+  keep(std::move(r.output), "the output");
 }
 
 void keep_multi_head(MultiHeadResult&& r) {
   for (AttentionResult& head : r.heads) keep_attention(std::move(head));
-  keep(std::move(r.concat));
-  keep(std::move(r.output));
+  keep(std::move(r.concat), "the heads' outputs side by side");
+  keep(std::move(r.output), "the output concat · W_O");
 }
 
 // Runs `body`, which keeps its results; returns their number, or kFailed with the message kept.
@@ -84,20 +89,35 @@ template <typename Body>
 int guarded(Body&& body) {
   boundary.error.clear();
   boundary.results.clear();
+  boundary.names.clear();
   try {
     body();
+    // No result shows Infinity or NaN: inputs whose arithmetic passes the float64 range
+    // (entries near ±1e308) are refused here, whatever the core let through.
+    for (std::size_t r = 0; r < boundary.results.size(); ++r) {
+      const Matrix& m = boundary.results[r];
+      if (m.allFinite()) continue;
+      Eigen::Index i = 0, j = 0;
+      (!m.array().isFinite()).cast<int>().maxCoeff(&i, &j);
+      throw std::invalid_argument(std::string(boundary.names[r]) + " overflows float64: entry (" + std::to_string(i) +
+                                  ", " + std::to_string(j) + ") is " + check::number(m(i, j)) +
+                                  "; the inputs are too large");
+    }
   } catch (const std::bad_alloc&) {
     // The JS edge refuses any call over the work budget, so this is a last resort only.
     boundary.results.clear();
+    boundary.names.clear();
     boundary.error = "out of memory: the WebAssembly heap could not grow for this call";
     return kFailed;
   } catch (const std::exception& e) {
     boundary.results.clear();
+    boundary.names.clear();
     boundary.error = e.what();
     if (boundary.error.empty()) boundary.error = "the core failed without a message";
     return kFailed;
   } catch (...) {
     boundary.results.clear();
+    boundary.names.clear();
     boundary.error = "the core failed with an unknown exception";
     return kFailed;
   }
@@ -135,25 +155,28 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
   if (!(bytes >= 0) || bytes > 2147483647.0) return nullptr;
   const auto wanted = static_cast<std::size_t>(bytes);
-  if (wanted > boundary.input_bytes || boundary.input == nullptr) {
+  if (boundary.input == nullptr || wanted > boundary.input_bytes) {
     std::free(boundary.input);
     boundary.input_bytes = 0;
     boundary.input = std::malloc(wanted > 0 ? wanted : 8);
     if (boundary.input == nullptr) return nullptr;
     boundary.input_bytes = wanted;
+    if (wanted <= kKeptInputBytes) boundary.kept_input_bytes = wanted;
   }
   return boundary.input;
 }
 
-// Frees the last call's results and, after a big call, its input area: the heap returns to
-// the size it had before the call.
+// Frees the last call's results and, after a big call, puts the input area back to the size
+// it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
   std::vector<Matrix>().swap(boundary.results);
+  boundary.names.clear();
   if (boundary.table.capacity() > 1024) std::vector<std::uint32_t>().swap(boundary.table);
+  if (boundary.names.capacity() > 256) std::vector<const char*>().swap(boundary.names);
   if (boundary.input_bytes > kKeptInputBytes) {
     std::free(boundary.input);
-    boundary.input = nullptr;
-    boundary.input_bytes = 0;
+    boundary.input = boundary.kept_input_bytes > 0 ? std::malloc(boundary.kept_input_bytes) : nullptr;
+    boundary.input_bytes = boundary.input != nullptr ? boundary.kept_input_bytes : 0;
   }
   if (boundary.error.capacity() > 4096) std::string().swap(boundary.error);
 }
@@ -198,12 +221,13 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
 EMSCRIPTEN_KEEPALIVE int al_softmax(const double* logits, int rows, int cols, double tau, int mask_kind,
                                     const double* mask, int mask_rows, int mask_cols) {
   return guarded([&] {
-    keep(softmax_rows(ConstMap(logits, rows, cols), tau, to_mask(mask_kind, mask, mask_rows, mask_cols, rows, cols)));
+    keep(softmax_rows(ConstMap(logits, rows, cols), tau, to_mask(mask_kind, mask, mask_rows, mask_cols, rows, cols)),
+         "the weights");
   });
 }
 
 EMSCRIPTEN_KEEPALIVE int al_causal_mask(int n, int m) {
-  return guarded([&] { keep(causal_mask(n, m).cast<double>()); });
+  return guarded([&] { keep(causal_mask(n, m).cast<double>(), "the mask"); });
 }
 
 EMSCRIPTEN_KEEPALIVE int al_multi_head(const double* xq, int xq_rows, int xq_cols, const double* xkv, int xkv_rows,
@@ -221,7 +245,11 @@ EMSCRIPTEN_KEEPALIVE int al_multi_head(const double* xq, int xq_rows, int xq_col
     const ConstMap WQ(wq, wq_rows, wq_cols), WK(wk, wk_rows, wk_cols), WV(wv, wv_rows, wv_cols),
         WO(wo, wo_rows, wo_cols);
     // Self-attention passes X twice: the core's self form is the cross form with Xkv = X.
-    keep_multi_head(multi_head_attention(Xq, ConstMap(xkv, xkv_rows, xkv_cols), WQ, WK, WV, WO, heads, options));
+    MultiHeadResult r = multi_head_attention(Xq, ConstMap(xkv, xkv_rows, xkv_cols), WQ, WK, WV, WO, heads, options);
+    // The core checks every input but W_O (issue 8, item 4, the core's to fix): a non-finite
+    // output from finite heads can only come from W_O, so it is named here meanwhile.
+    if (!r.output.allFinite()) check::all_finite("W_O", WO);
+    keep_multi_head(std::move(r));
   });
 }
 
@@ -232,7 +260,8 @@ EMSCRIPTEN_KEEPALIVE int al_additive_scores(const double* q, int q_rows, int q_c
     if (v_rows != 1) throw std::invalid_argument("v must be 1xd_a, got " + check::shape(v_rows, v_cols));
     const Vector v_col = ConstMap(v, v_rows, v_cols).row(0).transpose();
     keep(additive_scores(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(w, w_rows, w_cols),
-                         ConstMap(u, u_rows, u_cols), v_col));
+                         ConstMap(u, u_rows, u_cols), v_col),
+         "the scores");
   });
 }
 
@@ -240,9 +269,9 @@ EMSCRIPTEN_KEEPALIVE int al_additive_scores(const double* q, int q_rows, int q_c
 EMSCRIPTEN_KEEPALIVE int al_row_stats(const double* weights, int rows, int cols) {
   return guarded([&] {
     const RowStats s = row_stats(ConstMap(weights, rows, cols));
-    keep_row(s.entropy);
-    keep_row(s.largest);
-    keep_row(s.argmax);
+    keep_row(s.entropy, "the entropy");
+    keep_row(s.largest, "the largest weight");
+    keep_row(s.argmax, "the index of the largest weight");
   });
 }
 
@@ -250,8 +279,8 @@ EMSCRIPTEN_KEEPALIVE int al_row_stats(const double* weights, int rows, int cols)
 EMSCRIPTEN_KEEPALIVE int al_sums(const double* m, int rows, int cols) {
   return guarded([&] {
     const Sums s = sums(ConstMap(m, rows, cols));
-    keep_row(s.rows);
-    keep_row(s.cols);
+    keep_row(s.rows, "the row sums");
+    keep_row(s.cols, "the column sums");
   });
 }
 
@@ -261,16 +290,16 @@ EMSCRIPTEN_KEEPALIVE int al_max_abs_difference(const double* a, int a_rows, int 
   return guarded([&] {
     Matrix difference(1, 1);
     difference(0, 0) = max_abs_difference(ConstMap(a, a_rows, a_cols), ConstMap(b, b_rows, b_cols));
-    keep(std::move(difference));
+    keep(std::move(difference), "the largest difference");
   });
 }
 
 EMSCRIPTEN_KEEPALIVE int al_gradient_factor(const double* p, int rows, int cols) {
-  return guarded([&] { keep(gradient_factor(ConstMap(p, rows, cols))); });
+  return guarded([&] { keep(gradient_factor(ConstMap(p, rows, cols)), "the gradient factor"); });
 }
 
 EMSCRIPTEN_KEEPALIVE int al_softmax_jacobian(const double* p, int rows, int cols) {
-  return guarded([&] { keep(softmax_jacobian(ConstMap(p, rows, cols))); });
+  return guarded([&] { keep(softmax_jacobian(ConstMap(p, rows, cols)), "the Jacobian"); });
 }
 
 EMSCRIPTEN_KEEPALIVE int al_matmul(const double* a, int a_rows, int a_cols, const double* b, int b_rows, int b_cols) {
@@ -282,7 +311,7 @@ EMSCRIPTEN_KEEPALIVE int al_matmul(const double* a, int a_rows, int a_cols, cons
     }
     check::all_finite("A", A);
     check::all_finite("B", B);
-    keep(A * B);
+    keep(A * B, "the product A·B");
   });
 }
 
@@ -294,7 +323,7 @@ EMSCRIPTEN_KEEPALIVE int al_width_experiment(int keys, int max_log2, int trials,
     const auto series = [&](auto field) {
       Matrix row(1, static_cast<Eigen::Index>(points.size()));
       for (std::size_t i = 0; i < points.size(); ++i) row(0, static_cast<Eigen::Index>(i)) = field(points[i]);
-      keep(std::move(row));
+      keep(std::move(row), "the width experiment");
     };
     series([](const WidthPoint& p) { return static_cast<double>(p.width); });
     series([](const WidthPoint& p) { return p.mean_largest_unscaled; });

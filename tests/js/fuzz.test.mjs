@@ -1,0 +1,312 @@
+// A fuzz of the JS API: random types, shapes and values (0 and mismatched shapes, NaN, ±Inf,
+// ±1e308, denormals, strings, null, throwing getters, lying lengths) for every function.
+// Every outcome must be either a result that agrees with a plain JavaScript reference, or an
+// Error (the API's own, not a TypeError or a trap) with a message. Replaying the same calls
+// a second time must leave heap, stack and handles exactly where the first pass left them.
+import assert from 'node:assert/strict';
+import { before, test } from 'node:test';
+import { loadLab } from './load-lab.mjs';
+
+const CALLS = 4000;
+const SEED = 20261201;
+
+let lab;
+let toy;
+before(async () => {
+  lab = await loadLab();
+  toy = lab.toySentence();
+});
+
+/** mulberry32: a small seeded generator, so that a failure can be replayed. */
+function generator(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n) => Math.floor(next() * n);
+  return { next, int, pick: (list) => list[int(list.length)], chance: (p) => next() < p };
+}
+
+const ODD_NUMBERS = [NaN, Infinity, -Infinity, 1e308, -1e308, 5e-324, -0, 1e200, 3e9, 2 ** 53, 2.5, -1, 0];
+const ODD_VALUES = [undefined, null, '2', '', 'causal', 'keys', 'queries', 'head', 'model', true, {}, [], [[1]],
+  1n, () => 1, Symbol('s'), new Float64Array(3), new Float32Array(2), ...ODD_NUMBERS];
+
+function fuzzer(seed) {
+  const r = generator(seed);
+  const entry = () => (r.chance(0.02) ? r.pick(ODD_NUMBERS) : Math.round((r.next() * 6 - 3) * 1000) / 1000);
+  const good = (rows, cols) => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, entry) });
+  function matrixArg(rows = r.int(5) + (r.chance(0.05) ? 0 : 1), cols = r.int(5) + (r.chance(0.05) ? 0 : 1)) {
+    if (r.chance(0.85)) return good(rows, cols);
+    switch (r.int(7)) {
+      case 0: return r.pick(ODD_VALUES);
+      case 1: return { rows, cols, data: new Float64Array(rows * cols + 1) };
+      case 2: return { rows: r.pick(ODD_NUMBERS), cols, data: new Float64Array(rows * cols) };
+      case 3: return { rows, cols, data: Array.from({ length: rows * cols }, entry) };
+      case 4: return Object.defineProperty({ rows, cols }, 'data', { get() { throw new Error('getter'); }, enumerable: true });
+      case 5: {
+        const data = new Float64Array(Math.max(0, rows * cols - 1));
+        Object.defineProperty(data, 'length', { value: rows * cols });
+        return { rows, cols, data };
+      }
+      default: return { rows: 5000, cols: 5000, data: new Float64Array(0) };
+    }
+  }
+  const square = (d) => matrixArg(d, d);
+  const count = (typical) => (r.chance(0.8) ? typical() : r.pick(ODD_VALUES));
+  function options(names, values) {
+    if (r.chance(0.3)) return undefined;
+    if (r.chance(0.1)) return r.pick(ODD_VALUES);
+    const o = {};
+    for (const name of names) if (r.chance(0.4)) o[name] = r.chance(0.7) ? values[name]() : r.pick(ODD_VALUES);
+    if (r.chance(0.05)) o[r.pick(['taus', 'Axis', 'scale_by', 'mask'])] = 1;
+    return o;
+  }
+  const tau = () => r.pick([0.1, 0.5, 1, 2, 10]);
+  const mask = (rows, cols) => () => (r.chance(0.5) ? r.pick([null, 'causal']) : {
+    rows, cols, data: Float64Array.from({ length: rows * cols }, () => (r.chance(0.9) ? 1 : r.pick([0, 0.5, NaN]))),
+  });
+
+  const calls = {
+    attention() {
+      const n = r.int(4) + 1; const m = r.int(4) + 1; const d = r.int(4) + 1;
+      return [matrixArg(n, d), matrixArg(m, r.chance(0.9) ? d : d + 1), matrixArg(m, r.int(3) + 1),
+        options(['tau', 'scale', 'mask', 'axis'], { tau, scale: () => r.pick([0, 1, 2]), mask: mask(n, m), axis: () => r.pick(['keys', 'queries', 'key']) })];
+    },
+    softmax() {
+      const n = r.int(4) + 1; const m = r.int(4) + 1;
+      return [matrixArg(n, m), options(['tau', 'mask'], { tau, mask: mask(n, m) })];
+    },
+    causalMask: () => [count(() => r.int(6) + 1), count(() => r.int(6) + 1)],
+    multiHead() {
+      const d = r.pick([toy.X.cols, 4]);
+      const n = d === toy.X.cols ? toy.X.rows : r.int(4) + 1;
+      const X = d === toy.X.cols ? toy.X : matrixArg(n, d);
+      return [X, square(d), square(d), square(d), r.chance(0.9) ? square(d) : square(d + 1), count(() => r.pick([1, 2, 3, 4])),
+        options(['tau', 'mask', 'scaleBy'], { tau, mask: mask(n, n), scaleBy: () => r.pick(['head', 'model', 'models']) })];
+    },
+    crossMultiHead() {
+      return [matrixArg(r.int(3) + 1, 4), matrixArg(r.int(3) + 1, 4), square(4), square(4), square(4), square(4),
+        count(() => r.pick([1, 2, 4])), options(['tau'], { tau })];
+    },
+    additiveScores() {
+      const a = r.int(3) + 1;
+      return [matrixArg(1, 2), matrixArg(3, 2), matrixArg(a, 2), matrixArg(a, 2), matrixArg(1, a)];
+    },
+    rowStats: () => [matrixArg()],
+    sums: () => [matrixArg()],
+    maxAbsDifference: () => {
+      const rows = r.int(4) + 1; const cols = r.int(4) + 1;
+      return [matrixArg(rows, cols), r.chance(0.8) ? matrixArg(rows, cols) : matrixArg()];
+    },
+    gradientFactor: () => [matrixArg()],
+    softmaxJacobian: () => [matrixArg(r.chance(0.9) ? 1 : 2)],
+    widthExperiment: () => [options(['keys', 'maxLog2', 'trials', 'seed'], {
+      keys: () => r.int(8) + 2, maxLog2: () => r.int(4) + 1, trials: () => r.int(20) + 1, seed: () => r.int(100),
+    })],
+    cost: () => [r.chance(0.1) ? r.pick(ODD_VALUES) : {
+      n: count(() => r.int(300) + 1), dModel: count(() => r.pick([16, 64, 768])), heads: count(() => r.pick([1, 2, 4, 5])),
+    }],
+    layerComparison: () => [r.chance(0.1) ? r.pick(ODD_VALUES) : { n: count(() => r.int(300) + 1), d: count(() => 64), k: count(() => r.int(5) + 1) }],
+    matmul: () => { const k = r.int(4) + 1; return [matrixArg(r.int(4) + 1, k), matrixArg(r.chance(0.9) ? k : k + 1, r.int(4) + 1)]; },
+  };
+  return { next: () => { const name = r.pick(Object.keys(calls)); return { name, args: calls[name]() }; } };
+}
+
+// ---- plain JavaScript references -----------------------------------------------------------
+const get = (m, i, j) => m.data[i * m.cols + j];
+function softmaxRows(l, tau, allowed = () => true) {
+  const out = new Float64Array(l.rows * l.cols);
+  for (let i = 0; i < l.rows; i++) {
+    let top = -Infinity;
+    for (let j = 0; j < l.cols; j++) if (allowed(i, j)) top = Math.max(top, get(l, i, j));
+    let sum = 0;
+    for (let j = 0; j < l.cols; j++) {
+      const e = allowed(i, j) ? Math.exp((get(l, i, j) - top) / tau) : 0;
+      out[i * l.cols + j] = e;
+      sum += e;
+    }
+    for (let j = 0; j < l.cols; j++) out[i * l.cols + j] /= sum;
+  }
+  return { rows: l.rows, cols: l.cols, data: out };
+}
+function product(a, b, transposeB = false) {
+  const cols = transposeB ? b.rows : b.cols;
+  const out = new Float64Array(a.rows * cols);
+  for (let i = 0; i < a.rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      let s = 0;
+      for (let k = 0; k < a.cols; k++) s += get(a, i, k) * (transposeB ? get(b, j, k) : get(b, k, j));
+      out[i * cols + j] = s;
+    }
+  }
+  return { rows: a.rows, cols, data: out };
+}
+const transpose = (m) => ({ rows: m.cols, cols: m.rows, data: Float64Array.from({ length: m.data.length }, (_, k) => get(m, k % m.rows, Math.floor(k / m.rows))) });
+
+function assertClose(actual, expected, what) {
+  assert.equal(actual.rows, expected.rows, `${what} rows`);
+  assert.equal(actual.cols, expected.cols, `${what} cols`);
+  assert.ok(actual.data instanceof Float64Array, `${what} is a Float64Array`);
+  actual.data.forEach((a, k) => {
+    const e = expected.data[k];
+    assert.ok(Number.isFinite(a), `${what}[${k}] = ${a} is not finite`);
+    assert.ok(Math.abs(a - e) <= 1e-9 * Math.max(1, Math.abs(e)), `${what}[${k}]: ${a}, reference ${e}`);
+  });
+}
+
+/** Checks a returned result against the reference; only plain finite inputs can get here. */
+function checkResult(name, args, result) {
+  switch (name) {
+    case 'attention': {
+      const [Q, K, V, o = {}] = args;
+      const raw = product(Q, K, true);
+      const scale = o.scale || Math.sqrt(Q.cols);
+      const scaled = { ...raw, data: raw.data.map((x) => x / scale) };
+      const mask = o.mask === 'causal' ? (i, j) => j <= i : o.mask ? (i, j) => get(o.mask, i, j) === 1 : undefined;
+      const weights = o.axis === 'queries' ? transpose(softmaxRows(transpose(scaled), o.tau ?? 1)) : softmaxRows(scaled, o.tau ?? 1, mask);
+      assertClose(result.rawScores, raw, 'raw scores');
+      assertClose(result.scaledScores, scaled, 'scaled scores');
+      assertClose(result.weights, weights, 'weights');
+      assertClose(result.output, product(weights, V), 'output');
+      break;
+    }
+    case 'softmax': {
+      const [l, o = {}] = args;
+      const mask = o.mask === 'causal' ? (i, j) => j <= i : o.mask ? (i, j) => get(o.mask, i, j) === 1 : undefined;
+      assertClose(result, softmaxRows(l, o.tau ?? 1, mask), 'softmax');
+      break;
+    }
+    case 'causalMask': {
+      const [n, m = n] = args;
+      assertClose(result, { rows: n, cols: m, data: Float64Array.from({ length: n * m }, (_, k) => (k % m <= Math.floor(k / m) ? 1 : 0)) }, 'mask');
+      break;
+    }
+    case 'multiHead':
+    case 'crossMultiHead': {
+      const h = name === 'multiHead' ? args[5] : args[6];
+      assert.equal(result.heads.length, h);
+      for (const head of result.heads) {
+        for (let i = 0; i < head.weights.rows; i++) {
+          let sum = 0;
+          for (let j = 0; j < head.weights.cols; j++) sum += get(head.weights, i, j);
+          assert.ok(Math.abs(sum - 1) < 1e-12, `head row ${i} sums to ${sum}`);
+        }
+      }
+      assertClose(result.output, product(result.concat, args[name === 'multiHead' ? 4 : 5]), 'concat · W_O');
+      break;
+    }
+    case 'matmul': assertClose(result, product(args[0], args[1]), 'product'); break;
+    case 'sums': {
+      const [m] = args;
+      const rows = Array.from({ length: m.rows }, (_, i) => m.data.slice(i * m.cols, (i + 1) * m.cols).reduce((a, b) => a + b, 0));
+      assertClose({ rows: 1, cols: m.rows, data: result.rows }, { rows: 1, cols: m.rows, data: Float64Array.from(rows) }, 'row sums');
+      break;
+    }
+    case 'maxAbsDifference': {
+      const [a, b] = args;
+      assert.equal(result, Math.max(...a.data.map((x, k) => Math.abs(x - b.data[k]))));
+      break;
+    }
+    case 'gradientFactor': assertClose(result, { ...args[0], data: args[0].data.map((p) => p * (1 - p)) }, 'p(1-p)'); break;
+    case 'softmaxJacobian': {
+      const p = args[0].data;
+      assertClose(result, { rows: p.length, cols: p.length, data: Float64Array.from({ length: p.length ** 2 }, (_, k) => {
+        const i = Math.floor(k / p.length); const j = k % p.length;
+        return (i === j ? p[i] : 0) - p[i] * p[j];
+      }) }, 'Jacobian');
+      break;
+    }
+    case 'rowStats': {
+      const [w] = args;
+      for (let i = 0; i < w.rows; i++) {
+        const rowValues = Array.from(w.data.slice(i * w.cols, (i + 1) * w.cols));
+        assert.equal(result.max[i], Math.max(...rowValues));
+        assert.equal(result.argmax[i], rowValues.indexOf(Math.max(...rowValues)));
+      }
+      break;
+    }
+    case 'additiveScores': {
+      const [Q, K, W, U, v] = args;
+      const e = { rows: Q.rows, cols: K.rows, data: new Float64Array(Q.rows * K.rows) };
+      for (let i = 0; i < Q.rows; i++) {
+        for (let j = 0; j < K.rows; j++) {
+          let s = 0;
+          for (let a = 0; a < W.rows; a++) {
+            let h = 0;
+            for (let c = 0; c < Q.cols; c++) h += get(W, a, c) * get(Q, i, c);
+            for (let c = 0; c < K.cols; c++) h += get(U, a, c) * get(K, j, c);
+            s += v.data[a] * Math.tanh(h);
+          }
+          e.data[i * K.rows + j] = s;
+        }
+      }
+      assertClose(result, e, 'additive scores');
+      break;
+    }
+    case 'widthExperiment': {
+      const { maxLog2 = 10 } = args[0] ?? {};
+      assert.deepEqual([...result.widths], Array.from({ length: maxLog2 }, (_, k) => 2 ** (k + 1)));
+      for (const series of [result.unscaled, result.scaled]) {
+        for (const x of series.meanMax) assert.ok(x > 0 && x <= 1, `mean largest weight ${x}`);
+      }
+      break;
+    }
+    case 'cost': {
+      const { n, m = n, dModel: d, heads: h = 1 } = args[0];
+      assert.equal(result.qkMacs, n * m * d);
+      assert.equal(result.projectionMacs, (2 * n + 2 * m) * d * d);
+      assert.equal(result.parameters, 4 * d * d);
+      assert.equal(d % h, 0);
+      break;
+    }
+    case 'layerComparison': {
+      const { n, d } = args[0];
+      assert.deepEqual(result.map((x) => x.layer), ['self-attention', 'recurrent', 'convolutional']);
+      assert.equal(result[0].complexityPerLayer, n * n * d);
+      break;
+    }
+    default: assert.fail(`no reference for ${name}`);
+  }
+}
+
+function runFuzz(seed, count) {
+  const f = fuzzer(seed);
+  const outcomes = { results: 0, errors: 0 };
+  for (let i = 0; i < count; i++) {
+    const { name, args } = f.next();
+    let result;
+    try {
+      result = lab[name](...args);
+    } catch (error) {
+      if (!(error instanceof Error) || error.constructor !== Error || typeof error.message !== 'string' || error.message.length < 10) {
+        assert.fail(`call ${i} ${name}: threw ${error?.constructor?.name}: ${error?.message ?? String(error)}`);
+      }
+      assert.doesNotMatch(error.message, /RuntimeError|memory access|unreachable|bad_alloc|undefined is not|Cannot read/, `call ${i} ${name}`);
+      outcomes.errors++;
+      continue;
+    }
+    try {
+      checkResult(name, args, result);
+    } catch (error) {
+      error.message = `call ${i} ${name}: ${error.message}`;
+      throw error;
+    }
+    outcomes.results++;
+  }
+  return outcomes;
+}
+
+test(`${CALLS} random calls: each a right result or an Error with a message, and nothing leaks`, (t) => {
+  const first = runFuzz(SEED, CALLS);
+  const afterFirst = lab.memoryStats();
+  const second = runFuzz(SEED, CALLS);
+  assert.deepEqual(second, first, 'the replay has the same outcomes');
+  assert.deepEqual(lab.memoryStats(), afterFirst, 'replaying the same calls leaves heap, stack and handles where they were');
+  // Both outcomes must be well represented, or the fuzz tests little.
+  t.diagnostic(`outcomes of one pass: ${JSON.stringify(first)}`);
+  assert.ok(first.results > CALLS / 5 && first.errors > CALLS / 5, JSON.stringify(first));
+});
