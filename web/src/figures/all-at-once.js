@@ -8,6 +8,8 @@ import { createPicker } from '../lib/controls/picker.js';
 import { htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
@@ -39,15 +41,16 @@ function createPanel(parent, { title, className = '' }) {
   return { panel, shape };
 }
 
-export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const features = Array.from(sentence.features);
-  const { X, WQ, WK, WV } = sentence;
-  const n = tokens.length;
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'all-at-once.query': { type: 'integer', min: 0, max: TOY_SENTENCE_LENGTH - 1, default: DEFAULT_QUERY },
+};
 
-  state.define('all-at-once.query', { type: 'integer', min: 0, max: n - 1, default: Math.min(DEFAULT_QUERY, n - 1) });
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, features, X, WQ, WK, WV } = sentence;
+
+  state.defineAll(SETTINGS);
 
   // One full-width head on the projections: nothing but the picked row changes afterwards.
   const Q = lab.matmul(X, WQ);
@@ -105,7 +108,7 @@ export function mount(element, { lab, state }) {
   const readouts = htmlElement('div', { class: 'readouts all-at-once-readouts' }, null, body);
   const sumReadout = createReadout(readouts, 'row sum of the picked query');
   const topReadout = createReadout(readouts, 'largest weight on key');
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
   // The heat maps export S, A and O; the scores before the division are offered beside them.
   registerMatrix(element, 'raw scores Q K\u1d40', () => ({
     matrix: rawScores, rowLabels: tokens, colLabels: tokens, rowTitle: 'query', colTitle: 'key',
@@ -126,10 +129,9 @@ export function mount(element, { lab, state }) {
       const top = stats.argmax[query];
       topReadout.output.textContent = tokenNames[top];
       topReadout.note.textContent = `(weight ${formatWeight(stats.max[query])})`;
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

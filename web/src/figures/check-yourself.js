@@ -6,6 +6,7 @@
 
 import { matrix, row } from '#attention-lab';
 import { formatFixed, formatSignificant } from '../lib/format/index.js';
+import { parseNumber } from '../lib/controls/number-field.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 
 const RIGHT_WITHIN = 0.01; // an answer this close to the core's value is right
@@ -24,13 +25,6 @@ function simpleTokens(n) {
 
 const fmt = (value) => formatFixed(value, 3);
 const fmtVector = (values) => `[${Array.from(values, fmt).join(', ')}]`;
-
-function parseNumber(text) {
-  const cleaned = String(text).trim().replace(',', '.').replace('\u2212', '-');
-  if (cleaned === '') return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
-}
 
 /** Each question: its prompt, answer fields, how the core computes the truth, and a follow-up. */
 function questions(lab) {
@@ -93,6 +87,9 @@ function verdictOf(guess, truth, exact) {
   if (error <= CLOSE_WITHIN + 1e-12) return 'close';
   return 'wrong';
 }
+
+/** This figure keeps nothing in the link: its answers are typed fresh each time. */
+export const SETTINGS = {};
 
 export function mount(element, { lab }) {
   const body = htmlElement('div', { class: 'figure-body check-yourself' });

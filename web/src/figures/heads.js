@@ -12,6 +12,8 @@ import { htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { readToySentence } from '../lib/format/tokens.js';
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default
@@ -61,16 +63,17 @@ function term(value, first) {
   return value < 0 ? `\u2212 ${text}` : `+ ${text}`;
 }
 
-export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const jobs = Array.from(sentence.headJobs);
-  const { X, WQ, WK, WV, WO } = sentence;
-  const n = tokens.length;
-  const width = WQ.cols; // d_model of the toy, 16
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'heads.k': { type: 'integer', min: 0, max: K_MAX, default: K_DEFAULT },
+};
 
-  state.define('heads.k', { type: 'integer', min: 0, max: K_MAX, default: K_DEFAULT });
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, jobs, X, WQ, WK, WV, WO } = sentence;
+  const width = WQ.cols; // d_model of the toy, 16
+
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -139,7 +142,7 @@ export function mount(element, { lab, state }) {
     + 'All of them come from one translation task (English\u2192German) and one development set.', paperPanel);
   htmlElement('p', { class: 'heads-source' }, `Source: ${PAPER_TABLE_3.citation}. The base model (h = ${PAPER_TABLE_3.base.heads}, d\u2096 = ${PAPER_TABLE_3.base.keyWidth}) scores ${PAPER_TABLE_3.base.bleu.toFixed(1)}.`, paperPanel);
 
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   const full = lab.multiHead(X, WQ, WK, WV, WO, 1).heads[0];
   fullMap.update(full.weights);
@@ -237,11 +240,10 @@ export function mount(element, { lab, state }) {
 
       plotA.setMarker({ x: h, label: `h = ${h} here` });
       last = { result, summed };
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
       last = null;
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

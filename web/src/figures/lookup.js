@@ -8,6 +8,8 @@ import { createHeatmap } from '../lib/charts/heatmap.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { readToySentence } from '../lib/format/tokens.js';
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)
@@ -50,15 +52,18 @@ function transposed(S) {
   return { rows: S.cols, cols: S.rows, data };
 }
 
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'lookup.tie': { type: 'integer', min: 0, max: 1, default: 0 },
+};
+
 export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const { X, WQ, WK, WV } = sentence;
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+  const sentence = readToySentence(lab);
+  const { tokens, tokenNames, X, WQ, WK, WV } = sentence;
   const it = tokens.indexOf('it');
   const cat = tokens.indexOf('cat');
 
-  state.define('lookup.tie', { type: 'integer', min: 0, max: 1, default: 0 });
+  state.defineAll(SETTINGS);
 
   const Q = lab.matmul(X, WQ);
   const K = lab.matmul(X, WK);
@@ -152,7 +157,7 @@ export function mount(element, { lab, state }) {
   const catToIt = createReadout(readouts, `score ${quoteToken('cat')} \u2192 ${quoteToken('it')}`);
   const scale = createReadout(readouts, 'colour scale');
   const verdict = htmlElement('p', { class: 'lookup-verdict', 'aria-live': 'polite' }, null, readPanel);
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, experiment);
+  const problem = createFigureProblem(experiment);
 
   // The rest of the result behind the heat map (which exports the scaled scores), for the Export menu.
   let last = null;
@@ -171,11 +176,10 @@ export function mount(element, { lab, state }) {
       // The keys are recomputed from X with W_K, or with W_Q standing in for it.
       last = lab.attention(Q, lab.matmul(X, isTied ? WQ : WK), V);
       S = last.scaledScores;
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
       last = null;
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
       return;
     }
     const gap = lab.maxAbsDifference(S, transposed(S));

@@ -3,28 +3,31 @@
 // A query picker outlines the same row in all four maps and reads where each head puts that
 // query's largest weight; every cell's exact weight shows on hover and on keyboard focus.
 
-import { formatWeight, quoteToken } from '../lib/format/index.js';
+import { formatWeight } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { htmlElement } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
 
 const HEADS = 4; // the split at which the core names each slice's job
 const DEFAULT_QUERY = 7; // "it"
 
 
 
-export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const jobs = Array.from(sentence.headJobs);
-  const { X, WQ, WK, WV, WO } = sentence;
-  const n = tokens.length;
-  const slice = WQ.cols / HEADS;
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'map.query': { type: 'integer', min: 0, max: TOY_SENTENCE_LENGTH - 1, default: DEFAULT_QUERY },
+};
 
-  state.define('map.query', { type: 'integer', min: 0, max: n - 1, default: Math.min(DEFAULT_QUERY, n - 1) });
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, jobs, features, X, WQ, WK, WV, WO } = sentence;
+  const slice = WQ.cols / HEADS;
+
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -54,19 +57,17 @@ export function mount(element, { lab, state }) {
     const note = htmlElement('p', { class: 'map-note' }, null, panel);
     return { heatmap, note };
   });
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   let result = null;
   try {
     result = lab.multiHead(X, WQ, WK, WV, WO, HEADS);
     result.heads.forEach((head, s) => heads[s].heatmap.update(head.weights));
   } catch (error) {
-    problem.textContent = `The core could not compute this figure: ${error.message}`;
-    problem.hidden = false;
+    problem.show(error);
   }
 
   // The heat maps export each head's weights; the scores behind them and the layer's output are offered too.
-  const features = Array.from(sentence.features);
   const exported = (pick, colLabels, colTitle) => () => (result
     ? { matrix: pick(result), rowLabels: tokens, colLabels, rowTitle: 'query', colTitle }
     : null);

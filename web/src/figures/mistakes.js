@@ -12,6 +12,8 @@ import { createPicker } from '../lib/controls/picker.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { readToySentence } from '../lib/format/tokens.js';
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"
@@ -38,16 +40,18 @@ function divisorOf(result) {
 
 const list = (values) => Array.from(values, (v) => formatFixed(v, 3)).join(' ');
 
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'mistakes.kind': { type: 'enum', values: MISTAKES.map((m) => m.value), default: MISTAKES[0].value },
+  'mistakes.head': { type: 'integer', min: 0, max: HEADS - 1, default: 0 },
+};
+
 export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const jobs = Array.from(sentence.headJobs);
-  const { X, WQ, WK, WV, WO } = sentence;
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+  const sentence = readToySentence(lab);
+  const { tokens, tokenNames, jobs, features, X, WQ, WK, WV, WO } = sentence;
   const it = tokenNames[IT];
 
-  state.define('mistakes.kind', { type: 'enum', values: MISTAKES.map((m) => m.value), default: MISTAKES[0].value });
-  state.define('mistakes.head', { type: 'integer', min: 0, max: HEADS - 1, default: 0 });
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -97,7 +101,7 @@ export function mount(element, { lab, state }) {
   const consequence = createReadout(body, 'what goes wrong');
   consequence.line.classList.add('mistakes-consequence');
   consequence.output.setAttribute('aria-live', 'polite');
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   // The full-width head of the toy: Q = X W_Q, K = X W_K, V = X W_V, d_k = 16.
   const Q = lab.matmul(X, WQ);
@@ -106,7 +110,6 @@ export function mount(element, { lab, state }) {
 
   // The heat maps export both sides' weights; the scores and outputs behind them are offered
   // too, from the latest render ({ kind, head, good, bad }, or null).
-  const features = Array.from(sentence.features);
   let last = null;
   const scoresOf = (side) => () => (last ? {
     matrix: last[side].scaledScores, rowLabels: tokens, colLabels: tokens, rowTitle: 'query', colTitle: 'key',
@@ -209,11 +212,10 @@ export function mount(element, { lab, state }) {
         const change = Math.abs(shift) < 5e-4 ? 'hardly changes' : `gets ${shift > 0 ? 'flatter' : 'sharper'}`;
         consequence.output.textContent = `The ${it} row ${change}: entropy ${formatNats(a.entropy[IT])} \u2192 ${formatNats(b.entropy[IT])}, largest weight ${formatWeight(a.max[IT])} \u2192 ${formatWeight(b.max[IT])}.`;
       }
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
       last = null;
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

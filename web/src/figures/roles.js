@@ -9,6 +9,8 @@ import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { readToySentence } from '../lib/format/tokens.js';
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];
@@ -25,15 +27,18 @@ function blankMasked(weights, mask) {
   return { rows: weights.rows, cols: weights.cols, data };
 }
 
+// Every head of every split the figure offers, as `${h}-${i}` (its name in links).
+const HEAD_VALUES = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) => `${h}-${i}`));
+
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'roles.role': { type: 'enum', values: ROLES, default: 'encoder' },
+  'roles.head': { type: 'enum', values: HEAD_VALUES, default: HEAD_VALUES[0] },
+};
+
 export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const crossTokens = Array.from(sentence.crossTokens);
-  const jobs = Array.from(sentence.headJobs ?? []);
-  const { X, WQ, WK, WV, WO, crossX } = sentence;
-  const n = tokens.length;
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
-  const crossNames = crossTokens.map((token, i) => `${quoteToken(token)} (${i})`);
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, jobs, features, crossTokens, crossNames, X, WQ, WK, WV, WO, crossX } = sentence;
   const causal = lab.causalMask(n);
 
   const headChoices = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) => {
@@ -41,8 +46,7 @@ export function mount(element, { lab, state }) {
     return { value: `${h}-${i}`, text: h === 1 ? 'full width (h = 1)' : `h = ${h}, head ${i}${job}`, h, index: i };
   }));
 
-  state.define('roles.role', { type: 'enum', values: ROLES, default: 'encoder' });
-  state.define('roles.head', { type: 'enum', values: headChoices.map((c) => c.value), default: headChoices[0].value });
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -122,11 +126,10 @@ export function mount(element, { lab, state }) {
   }
   htmlElement('p', { class: 'panel-title roles-top-title', id: uniqueId('roles-top') }, 'Strongest key for each query', side);
   const topList = htmlElement('ul', { class: 'roles-top', 'aria-labelledby': side.lastChild.id }, null, side);
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   // The heat map exports the picked head's weights; its scores and outputs are offered too,
   // from the latest render ({ result, head, scores, view, choice }, or null).
-  const features = Array.from(sentence.features);
   let last = null;
   const exported = (pick, colLabels, colTitle) => () => (last ? {
     matrix: pick(last), rowLabels: last.view.rowLabels, rowTitle: last.view.rowTitle,
@@ -176,11 +179,10 @@ export function mount(element, { lab, state }) {
         const top = stats.argmax[i];
         htmlElement('li', {}, `${view.rowNames[i]} \u2192 ${tokenNames[top]}, ${formatWeight(stats.max[i])}`, topList);
       });
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
       last = null;
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

@@ -11,23 +11,26 @@ import { htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
 import { registerMatrix } from '../lib/export/registry.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
 
-export function mount(element, { lab, state }) {
-  const sentence = lab.toySentence();
-  const tokens = Array.from(sentence.tokens);
-  const { X, WQ, WK, WV, WO } = sentence;
-  const n = tokens.length;
-  const keyWidth = WQ.cols; // one full-width head: d_k = d_model
-  // Spoken names carry the position, since "the" occurs twice.
-  const tokenNames = tokens.map((token, i) => `${quoteToken(token)} (${i})`);
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'temperature.query': { type: 'integer', min: 0, max: TOY_SENTENCE_LENGTH - 1, default: DEFAULT_QUERY },
+  'temperature.tau': { type: 'number', min: TAU_MIN, max: TAU_MAX, default: 1 },
+};
 
-  state.define('temperature.query', { type: 'integer', min: 0, max: n - 1, default: Math.min(DEFAULT_QUERY, n - 1) });
-  state.define('temperature.tau', { type: 'number', min: TAU_MIN, max: TAU_MAX, default: 1 });
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, X, WQ, WK, WV, WO } = sentence;
+  const keyWidth = WQ.cols; // one full-width head: d_k = d_model
+
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -66,7 +69,7 @@ export function mount(element, { lab, state }) {
   const largest = createReadout(readouts, 'largest weight');
   const argmax = createReadout(readouts, 'on key');
   const entropy = createReadout(readouts, 'entropy');
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   // The entropy of a perfectly flat row, ln n, as the core computes it: the scale for the readout.
   const flatRow = { rows: 1, cols: n, data: new Float64Array(n).fill(1 / n) };
@@ -102,10 +105,9 @@ export function mount(element, { lab, state }) {
       argmax.output.textContent = tokenNames[top];
       entropy.output.textContent = formatNats(stats.entropy[query]);
       entropy.note.textContent = `(a flat row has ${formatNats(flatEntropy)})`;
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

@@ -8,8 +8,10 @@ import { createBars } from '../lib/charts/bars.js';
 import { formatCount, formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format/index.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { createPlot } from '../lib/charts/plot.js';
+import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { createFigureProblem } from '../lib/dom/figure-problem.js';
 
 // Part A: widths whose square root is a whole number, so the raw scores stay readable.
 const WIDTH_CHOICES = ['4', '16', '64', '256', '1024'];
@@ -49,24 +51,19 @@ function formatProbability(p) {
   return formatFixed(p, decimals);
 }
 
-/** A labelled <output>, found by screen readers and tests through its label. */
-function createReadout(parent, label) {
-  const id = uniqueId('readout');
-  const line = htmlElement('p', { class: 'readout' }, null, parent);
-  const labelNode = htmlElement('label', { for: id, class: 'readout-label' }, label, line);
-  const output = htmlElement('output', { id, class: 'readout-value' }, null, line);
-  const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { line, labelNode, output, note };
-}
-
 function oneRow(values) {
   return { rows: 1, cols: values.length, data: Float64Array.from(values) };
 }
 
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'why-scale.dk': { type: 'enum', values: WIDTH_CHOICES, default: DEFAULT_WIDTH },
+  'why-scale.keys': { type: 'integer', min: KEYS.min, max: KEYS.max, default: KEYS.default },
+  'why-scale.marker': { type: 'integer', min: MARKER.min, max: MARKER.max, default: MARKER.default },
+};
+
 export function mount(element, { lab, state }) {
-  state.define('why-scale.dk', { type: 'enum', values: WIDTH_CHOICES, default: DEFAULT_WIDTH });
-  state.define('why-scale.keys', { type: 'integer', min: KEYS.min, max: KEYS.max, default: KEYS.default });
-  state.define('why-scale.marker', { type: 'integer', min: MARKER.min, max: MARKER.max, default: MARKER.default });
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body why-scale' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -108,7 +105,7 @@ export function mount(element, { lab, state }) {
       ratio: createReadout(readouts, `${lower}: gradient factor grows by`),
     };
   });
-  const problemA = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, partA);
+  const problemA = createFigureProblem(partA);
 
   function renderExamples() {
     const widthText = state.get('why-scale.dk');
@@ -138,10 +135,9 @@ export function mount(element, { lab, state }) {
         example.ratio.output.textContent = `${ratio < 1000 ? formatSignificant(ratio, 3) : formatCount(ratio)}\u00d7`;
         example.ratio.note.textContent = 'scaled \u00f7 raw';
       }
-      problemA.hidden = true;
+      problemA.clear();
     } catch (error) {
-      problemA.textContent = `The core could not compute this part: ${error.message}`;
-      problemA.hidden = false;
+      problemA.show(error, 'compute this part');
     }
   }
 
@@ -194,7 +190,7 @@ export function mount(element, { lab, state }) {
   const readUnscaledEntropy = createReadout(readoutsB, 'unscaled mean entropy');
   const readScaledEntropy = createReadout(readoutsB, 'scaled mean entropy');
   const readFlat = createReadout(readoutsB, 'every key equal');
-  const problemB = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, partB);
+  const problemB = createFigureProblem(partB);
 
   const fullResults = new Map(); // keys m → the experiment at FULL_TRIALS, computed once
   let shown = null; // { keys, trials, result, flat }
@@ -219,10 +215,9 @@ export function mount(element, { lab, state }) {
       const run = runExperiment(keys, trials);
       shown = { keys, ...run, flat: flatRow(keys) };
       drawExperiment();
-      problemB.hidden = true;
+      problemB.clear();
     } catch (error) {
-      problemB.textContent = `The core could not run the experiment: ${error.message}`;
-      problemB.hidden = false;
+      problemB.show(error, 'run the experiment');
     }
   }
 

@@ -22,12 +22,13 @@ import {
 } from './model.js';
 import { createStepper } from './stepper.js';
 import { createVectorsPanel } from './vectors.js';
+import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 
 export { SETTINGS };
 export { codeLines, judge } from './model.js';
 
 export function mount(element, { lab, state }) {
-  for (const [key, schema] of Object.entries(SETTINGS)) state.define(key, schema);
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body by-hand' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -86,7 +87,7 @@ export function mount(element, { lab, state }) {
   const code = createCodeBox(body);
   const everyToken = createEveryToken(body, { element, state, lab });
   const additive = createAdditive(body, { element, lab });
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   function render() {
     const step = state.get(`${NAME}.step`);
@@ -101,13 +102,12 @@ export function mount(element, { lab, state }) {
       vectorsPanel.renderPlanes(vectors, result, covered);
       everyToken.render(state.get(`${NAME}.table`) === 1, result);
       additive.render(result, covered);
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
       result = null;
       everyToken.clear();
       additive.clear();
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
     }
   }
 

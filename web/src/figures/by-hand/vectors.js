@@ -49,7 +49,7 @@ export function createVectorsPanel(parent, { state, onRelease }) {
       const inputId = uniqueId('by-hand-field');
       // The label reads "q x" in full; the vector's name is shown once per row, so it is hidden here.
       const label = htmlElement('label', { for: inputId, class: 'by-hand-axis-label' }, null, line);
-      htmlElement('span', { class: 'by-hand-sr' }, `${vector.id} `, label);
+      htmlElement('span', { class: 'visually-hidden' }, `${vector.id} `, label);
       label.append(axis);
       const input = htmlElement('input', {
         type: 'number', id: inputId, min: MIN, max: MAX, step: 0.1, inputmode: 'decimal', class: 'by-hand-number',

@@ -13,6 +13,7 @@ import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { formatAmount, formatBytes, formatCount, formatSignificant } from '../../lib/format/index.js';
 import { createGrowthPlot } from './growth.js';
 import { createTableOne } from './table-one.js';
+import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 
 const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: 'yes' };
@@ -40,7 +41,7 @@ export const SETTINGS = {
 };
 
 export function mount(element, { lab, state }) {
-  for (const [key, schema] of Object.entries(SETTINGS)) state.define(key, schema);
+  state.defineAll(SETTINGS);
 
   const body = htmlElement('div', { class: 'figure-body cost' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -108,7 +109,7 @@ export function mount(element, { lab, state }) {
     'These are the numbers of the last valid input; fix the field marked in red to update them.', resultPanel);
 
   const plot = createGrowthPlot(panels, { lab });
-  const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
+  const problem = createFigureProblem(body);
 
   // ---- Behaviour ----------------------------------------------------------------------------
   function syncSame() {
@@ -183,10 +184,9 @@ export function mount(element, { lab, state }) {
       showResults(setup, result);
       plot.draw(setup);
       shownOnce = true;
-      problem.hidden = true;
+      problem.clear();
     } catch (error) {
-      problem.textContent = `The core could not compute this figure: ${error.message}`;
-      problem.hidden = false;
+      problem.show(error);
       return;
     }
     // Only a valid set of inputs reaches the store, so a shared link always computes.
@@ -218,8 +218,7 @@ export function mount(element, { lab, state }) {
   try {
     createTableOne(body, { lab });
   } catch (error) {
-    problem.textContent = `The core could not compute Table 1: ${error.message}`;
-    problem.hidden = false;
+    problem.show(error, 'compute Table 1');
   }
   evaluate();
 }

@@ -1,6 +1,7 @@
 // A labelled bar chart of one vector (e.g. the weights of one query row), with every
 // value printed next to its bar. Horizontal bars read best on narrow screens.
 
+import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
 import { svgElement, htmlElement } from '../dom/elements.js';
 
@@ -64,8 +65,7 @@ export function createBars(container, options) {
     return { group, track, fill, value, name: names[i] };
   });
 
-  const [low, high] = domain;
-  const toLength = (v) => barLength * Math.min(1, Math.max(0, (v - low) / (high - low || 1)));
+  const toLength = scaleLinear().domain(domain).range([0, barLength]).clamp(true);
 
   return {
     element: wrapper,

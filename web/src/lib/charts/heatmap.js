@@ -4,6 +4,7 @@
 // of the cell under the pointer or focus. update() recolours the existing cells, so
 // dragging a slider never rebuilds the DOM or loses keyboard focus.
 
+import { scaleLinear } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { registerExportable } from '../export/registry.js';
 import { formatFixed, formatWeightExact } from '../format/index.js';
@@ -231,8 +232,8 @@ export function createHeatmap(container, options) {
     });
   }
 
-  const [low, high] = domain;
-  const toUnit = (v) => Math.min(1, Math.max(0, (v - low) / (high - low || 1)));
+  // Value → position on the palette, 0…1; values outside the domain take its end colours.
+  const toUnit = scaleLinear().domain(domain).clamp(true);
 
   const heatmap = {
     element: wrapper,

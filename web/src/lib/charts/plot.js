@@ -3,58 +3,45 @@
 // come from CSS classes (plot-series-0, -1, …), so they follow the light/dark theme and
 // stay distinguishable without colour.
 
+import { range, tickStep, ticks } from 'd3-array';
+import { scaleLinear, scaleLog } from 'd3-scale';
 import { registerExportable } from '../export/registry.js';
-import { formatSignificant } from '../format/index.js';
+import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
 
 const WIDTH = 480;
 const HEIGHT = 280;
 const MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
 
-/** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]. */
+/** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]: the finest such step that gives at most `count` intervals. */
 export function linearTicks(low, high, count = 5) {
-  const span = high - low;
-  if (!(span > 0)) return [low];
-  const raw = span / count;
-  const power = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => span / s <= count) ?? 10 * power;
-  const ticks = [];
-  for (let t = Math.ceil(low / step) * step; t <= high + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
-  return ticks;
+  if (!(high - low > 0)) return [low];
+  for (let c = count; c > 1; c -= 1) {
+    if ((high - low) / tickStep(low, high, c) <= count + 1e-9) return ticks(low, high, c);
+  }
+  return ticks(low, high, 1);
+}
+
+/** Whole powers of `base` in [low, high], every so many so that at most `count` remain. */
+function powerTicks(base, low, high, count) {
+  const log = base === 2 ? Math.log2 : Math.log10;
+  const first = Math.ceil(log(low) - 1e-9);
+  const last = Math.floor(log(high) + 1e-9);
+  const every = Math.max(1, Math.ceil((last - first + 1) / count));
+  return range(first, last + 1, every).map((k) => base ** k);
 }
 
 /** Powers of two in [low, high], thinned so that at most `count` remain. */
-export function log2Ticks(low, high, count = 8) {
-  const first = Math.ceil(Math.log2(low));
-  const last = Math.floor(Math.log2(high));
-  const every = Math.max(1, Math.ceil((last - first + 1) / count));
-  const ticks = [];
-  for (let k = first; k <= last; k += every) ticks.push(2 ** k);
-  return ticks;
-}
+export const log2Ticks = (low, high, count = 8) => powerTicks(2, low, high, count);
 
 /** Powers of ten in [low, high], thinned so that at most `count` remain. */
-export function log10Ticks(low, high, count = 7) {
-  const first = Math.ceil(Math.log10(low) - 1e-9);
-  const last = Math.floor(Math.log10(high) + 1e-9);
-  const every = Math.max(1, Math.ceil((last - first + 1) / count));
-  const ticks = [];
-  for (let k = first; k <= last; k += every) ticks.push(10 ** k);
-  return ticks;
-}
+export const log10Ticks = (low, high, count = 7) => powerTicks(10, low, high, count);
 
-const SUPERSCRIPT = { '-': '\u207b', 0: '\u2070', 1: '\u00b9', 2: '\u00b2', 3: '\u00b3', 4: '\u2074', 5: '\u2075', 6: '\u2076', 7: '\u2077', 8: '\u2078', 9: '\u2079' };
-
-/** A power of ten as 10 with a superscript exponent: 1000 → "10³" (the default log10 tick label). */
-export function formatPowerOfTen(value) {
-  const exponent = Math.round(Math.log10(value));
-  return `10${String(exponent).replace(/./g, (c) => SUPERSCRIPT[c])}`;
-}
-
+// Each axis kind: its d3 scale and its ticks.
 const SCALES = {
-  linear: { map: (v) => v, ticks: linearTicks },
-  log2: { map: Math.log2, ticks: log2Ticks },
-  log10: { map: Math.log10, ticks: log10Ticks },
+  linear: { scale: () => scaleLinear(), ticks: linearTicks },
+  log2: { scale: () => scaleLog().base(2), ticks: log2Ticks },
+  log10: { scale: () => scaleLog().base(10), ticks: log10Ticks },
 };
 
 /**
@@ -173,14 +160,8 @@ export function createPlot(container, options) {
       const logLow = positiveY.length ? Math.floor(Math.log10(Math.min(...positiveY))) : 0;
       const logHigh = positiveY.length ? Math.max(logLow + 1, Math.ceil(Math.log10(Math.max(...positiveY)))) : 1;
       const [yLow, yHigh] = domainNow ?? (yScale === 'log10' ? [10 ** logLow, 10 ** logHigh] : [0, Math.max(...allY) || 1]);
-      const toX = SCALES[xScale].map;
-      const toY = SCALES[yScale].map;
-      const x0 = toX(xLow);
-      const xSpan = toX(xHigh) - x0 || 1;
-      const y0 = toY(yLow);
-      const ySpan = toY(yHigh) - y0 || 1;
-      x = (v) => MARGIN.left + ((toX(v) - x0) / xSpan) * plotWidth;
-      const y = (v) => MARGIN.top + plotHeight - ((toY(v) - y0) / ySpan) * plotHeight;
+      x = SCALES[xScale].scale().domain([xLow, xHigh]).range([MARGIN.left, MARGIN.left + plotWidth]);
+      const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([MARGIN.top + plotHeight, MARGIN.top]);
       xRange = [xLow, xHigh];
 
       drawAxes(xLow, xHigh, yLow, yHigh, y);

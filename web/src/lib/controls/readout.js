@@ -5,14 +5,15 @@
 import { htmlElement, uniqueId } from '../dom/elements.js';
 
 /**
- * Returns { line, output, note }: set output.textContent to the value, note to a muted remark.
+ * Returns { line, labelNode, output, note }: set output.textContent to the value, note to a
+ * muted remark (and labelNode.textContent when the name itself follows a setting).
  * `initial` is shown until the first value arrives (e.g. "—" where a value may never come).
  */
 export function createReadout(parent, label, { initial = null } = {}) {
   const id = uniqueId('readout');
   const line = htmlElement('p', { class: 'readout' }, null, parent);
-  htmlElement('label', { for: id, class: 'readout-label' }, label, line);
+  const labelNode = htmlElement('label', { for: id, class: 'readout-label' }, label, line);
   const output = htmlElement('output', { id, class: 'readout-value' }, initial, line);
   const note = htmlElement('span', { class: 'readout-note' }, null, line);
-  return { line, output, note };
+  return { line, labelNode, output, note };
 }

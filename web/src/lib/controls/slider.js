@@ -2,33 +2,24 @@
 // input's integer position is mapped to a value spread evenly over decades, so that
 // 0.01 … 100 gives each decade the same travel. Keyboard use comes with <input type=range>.
 
+import { scaleLinear, scaleLog } from 'd3-scale';
 import { formatSignificant, roundSignificant } from '../format/index.js';
 import { htmlElement, uniqueId } from '../dom/elements.js';
 
-/** Maps between slider positions 0…steps and values for a linear or log scale. */
+/**
+ * Maps between slider positions 0…steps and values for a linear or log scale. Values land on
+ * three significant digits (or on the step), so that a shared link reads 0.316, not 0.3162278.
+ */
 export function sliderScale({ min, max, scale = 'linear', steps = 200, step = null }) {
-  if (scale === 'log') {
-    if (!(min > 0 && max > min)) throw new Error('slider: a log scale needs 0 < min < max');
-    const span = Math.log(max / min);
-    return {
-      steps,
-      toValue: (position) => roundSignificant(min * Math.exp((span * position) / steps), 3),
-      toPosition: (value) => Math.round((steps * Math.log(Math.min(max, Math.max(min, value)) / min)) / span),
-    };
-  }
+  if (scale === 'log' && !(min > 0 && max > min)) throw new Error('slider: a log scale needs 0 < min < max');
   // Linear: positions are the values themselves when a step is given (integers, say).
-  if (step !== null) {
-    const count = Math.round((max - min) / step);
-    return {
-      steps: count,
-      toValue: (position) => roundSignificant(min + position * step, 12),
-      toPosition: (value) => Math.round((Math.min(max, Math.max(min, value)) - min) / step),
-    };
-  }
+  const count = scale !== 'log' && step !== null ? Math.round((max - min) / step) : steps;
+  const toPosition = (scale === 'log' ? scaleLog() : scaleLinear()).domain([min, max]).range([0, count]).clamp(true);
+  const digits = scale !== 'log' && step !== null ? 12 : 3;
   return {
-    steps,
-    toValue: (position) => roundSignificant(min + ((max - min) * position) / steps, 3),
-    toPosition: (value) => Math.round(((Math.min(max, Math.max(min, value)) - min) / (max - min)) * steps),
+    steps: count,
+    toValue: (position) => roundSignificant(toPosition.invert(position), digits),
+    toPosition: (value) => Math.round(toPosition(value)),
   };
 }
 

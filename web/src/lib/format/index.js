@@ -1,18 +1,36 @@
-// Number formatting for everything the page prints. Kept in one place so that a
-// readout, an aria-label and a tooltip never disagree about how a value looks.
+// Number formatting for everything the page prints, over d3-format with the page's locale
+// (a real minus sign, thin-space thousands). Kept in one place so that a readout, an
+// aria-label and a tooltip never disagree about how a value looks. The lesson-specific
+// forms (weights, nats, counts in M and G, powers of ten) are built on the same few calls.
+
+import { formatLocale } from 'd3-format';
 
 const MINUS = '\u2212'; // a real minus sign reads better than a hyphen next to digits
+const SUPERSCRIPT_DIGITS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
 
-function withMinus(text) {
-  return text.startsWith('-') ? MINUS + text.slice(1) : text;
+const locale = formatLocale({ decimal: '.', thousands: '\u2009', grouping: [3], currency: ['', ''], minus: MINUS });
+const formatters = new Map();
+/** d3-format's formatter for a specifier, made once. */
+function formatter(specifier) {
+  if (!formatters.has(specifier)) formatters.set(specifier, locale.format(specifier));
+  return formatters.get(specifier);
 }
 
-/** Fixed number of decimals: formatFixed(0.73412, 3) → "0.734". */
+/** An exponent in superscript digits: -7 → "⁻⁷". */
+export function superscript(exponent) {
+  return String(exponent).replace('-', '\u207b').replace('+', '').replace(/\d/g, (d) => SUPERSCRIPT_DIGITS[d]);
+}
+
+/** A value in scientific notation with `decimals` decimals: "3.10e−7" (or, with `times`, "3.1×10⁻⁷"). */
+export function formatScientific(value, decimals, { times = false } = {}) {
+  const [mantissa, exponent] = formatter(`.${decimals}e`)(value).split('e');
+  return times ? `${mantissa}\u00d710${superscript(Number(exponent))}` : `${mantissa}e${formatter('d')(Number(exponent))}`;
+}
+
+/** Fixed number of decimals: formatFixed(0.73412, 3) → "0.734"; never "−0.000". */
 export function formatFixed(value, decimals = 3) {
   if (!Number.isFinite(value)) return String(value);
-  // Avoid "-0.000" for tiny negatives produced by rounding.
-  const text = value.toFixed(decimals);
-  return withMinus(Number(text) === 0 ? (0).toFixed(decimals) : text);
+  return formatter(`.${decimals}f`)(value);
 }
 
 /** A probability-like weight in [0, 1], the form used in heat maps and bars. */
@@ -25,10 +43,7 @@ export function formatWeight(value) {
  * Tiny but non-zero weights switch to powers of ten, so "0.0000" never hides a 3e−7.
  */
 export function formatWeightExact(value) {
-  if (Number.isFinite(value) && value !== 0 && Math.abs(value) < 5e-5) {
-    const [mantissa, exponent] = value.toExponential(2).split('e');
-    return withMinus(`${mantissa}e${withMinus(String(Number(exponent)))}`);
-  }
+  if (Number.isFinite(value) && value !== 0 && Math.abs(value) < 5e-5) return formatScientific(value, 2);
   return formatFixed(value, 4);
 }
 
@@ -39,7 +54,7 @@ export function formatWeightExact(value) {
 export function formatSignificant(value, digits = 3) {
   if (!Number.isFinite(value)) return String(value);
   if (value === 0) return '0';
-  return withMinus(String(Number(value.toPrecision(digits))));
+  return formatter(`.${digits}~r`)(value);
 }
 
 /** Rounds to `digits` significant digits, so slider positions land on tidy values. */
@@ -56,8 +71,12 @@ export function formatNats(value) {
 /** Whole numbers with thin-space thousands separators: 1 048 576. */
 export function formatCount(value) {
   if (!Number.isFinite(value)) return String(value);
-  const digits = Math.round(Math.abs(value)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '\u2009');
-  return value < 0 ? MINUS + digits : digits;
+  return formatter(',.0f')(value);
+}
+
+/** A power of ten as 10 with a superscript exponent: 1000 → "10³" (the default log10 tick label). */
+export function formatPowerOfTen(value) {
+  return `10${superscript(Math.round(Math.log10(value)))}`;
 }
 
 /** A token shown as a quoted word: “cat”. */
@@ -65,12 +84,14 @@ export function quoteToken(token) {
   return `\u201c${token}\u201d`;
 }
 
+const AMOUNT_UNITS = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+const BYTE_UNITS = [[1e15, 'PB'], [1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
+
 /** Large counts as 29.5 M, 462 M, 1.93 T; small ones in full. */
 export function formatAmount(value) {
   if (!Number.isFinite(value)) return String(value);
   if (value < 1e4) return formatCount(value);
-  const units = [[1e15, 'P'], [1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
-  const [factor, unit] = units.find(([f]) => value >= f);
+  const [factor, unit] = AMOUNT_UNITS.find(([f]) => value >= f);
   return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
 }
 
@@ -78,7 +99,6 @@ export function formatAmount(value) {
 export function formatBytes(value) {
   if (!Number.isFinite(value)) return String(value);
   if (value < 1000) return `${formatCount(value)}\u00a0B`;
-  const units = [[1e15, 'PB'], [1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 'kB']];
-  const [factor, unit] = units.find(([f]) => value >= f);
+  const [factor, unit] = BYTE_UNITS.find(([f]) => value >= f);
   return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
 }

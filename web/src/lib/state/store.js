@@ -84,6 +84,11 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
       return value;
     },
 
+    /** Declares every key of a figure's settings ({ key: schema }, see define), in order. */
+    defineAll(settings) {
+      for (const [key, schema] of Object.entries(settings)) store.define(key, schema);
+    },
+
     get(key) {
       if (!schemas.has(key)) throw new Error(`state: unknown key "${key}"`);
       return values.get(key);
