@@ -41,7 +41,9 @@ export function mount(element, { lab, state }) {
     return { value: `${h}-${i}`, text: h === 1 ? 'full width (h = 1)' : `h = ${h}, head ${i}${job}`, h, index: i };
   }));
 
-  state.define('roles.role', { type: 'enum', values: ROLES, default: 'encoder' });
+  // "kind", not "role": <attention-figure role="cross"> would be an ARIA role on the host page.
+  // Links made before the rename still work: roles.role is read, never written.
+  state.define('roles.kind', { type: 'enum', values: ROLES, default: 'encoder', aliases: ['roles.role'] });
   state.define('roles.head', { type: 'enum', values: headChoices.map((c) => c.value), default: headChoices[0].value });
 
   const body = htmlElement('div', { class: 'figure-body' });
@@ -64,7 +66,7 @@ export function mount(element, { lab, state }) {
     const input = htmlElement('input', { type: 'radio', id, name: radioName, value: role }, null, option);
     htmlElement('label', { for: id }, roleText[role], option);
     input.addEventListener('change', () => {
-      if (input.checked) state.set('roles.role', role);
+      if (input.checked) state.set('roles.kind', role);
     });
     radios[role] = input;
   }
@@ -146,7 +148,7 @@ export function mount(element, { lab, state }) {
   }
 
   function render() {
-    const role = state.get('roles.role');
+    const role = state.get('roles.kind');
     const choice = headChoices.find((c) => c.value === state.get('roles.head'));
     radios[role].checked = true;
     picker.set(choice.value);
@@ -184,6 +186,6 @@ export function mount(element, { lab, state }) {
     }
   }
 
-  state.subscribe(['roles.role', 'roles.head'], render);
+  state.subscribe(['roles.kind', 'roles.head'], render);
   render();
 }
