@@ -57,9 +57,10 @@ export function exportMenu(list, { figureElement, figureName, settings, say, sta
     seriesJson: dataFile((item) => normaliseSeries(item.getSeries()), seriesToJson, 'json', 'application/json', 'data'),
   };
 
-  function addRow(name, kindText, formats) {
-    const item = htmlElement('li', { class: 'figure-export-item' }, null, list);
-    const label = htmlElement('span', { class: 'figure-export-name' }, null, item);
+  // whole: the row for the whole figure (not a picture or matrix of it), styled apart.
+  function addRow(name, kindText, formats, { whole = false } = {}) {
+    const item = htmlElement('li', { class: whole ? 'figure-export-item figure-export-whole' : 'figure-export-item' }, null, list);
+    const label = htmlElement('span', { class: whole ? 'figure-export-whole-name' : 'figure-export-name' }, null, item);
     label.append(name);
     htmlElement('span', { class: 'figure-export-kind' }, ` (${kindText})`, label);
     const row = htmlElement('span', { class: 'figure-export-formats' }, null, item);
@@ -93,7 +94,7 @@ export function exportMenu(list, { figureElement, figureName, settings, say, sta
         const { name, text } = await standalone();
         downloadFile(name, text, 'text/html;charset=utf-8');
         return name;
-      })]]);
+      })]], { whole: true });
     }
     if (!list.children.length) htmlElement('li', { class: 'figure-tool-note' }, 'This figure has no pictures or matrices to export.', list);
   };

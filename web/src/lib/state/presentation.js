@@ -2,7 +2,7 @@
 // lives (for the links the toolbar hands out) and what to hide (toolbar, caption, padding).
 // The same names serve as URL keys (index.html?theme=dark, embed.html?figure=…&toolbar=off)
 // and as <attention-figure> attributes. They are not figure settings: no store, no links.
-// No figure may use these names for a setting (tests/browser/presentation.test.mjs checks).
+// No figure may use these names for a setting (tests/browser/author-host.test.mjs checks).
 
 export const PRESENTATION_CHOICES = {
   theme: ['auto', 'light', 'dark'],
