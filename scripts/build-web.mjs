@@ -155,10 +155,22 @@ export function extractFigureMarkup(html) {
   return markup;
 }
 
-/** The page's stylesheet made to work inside a shadow root: :root rules also apply to :host. */
+/**
+ * The page's stylesheet made to work inside the element's shadow root: :root rules also apply
+ * to :host, and a layout that the page picks by the window's width (@media (min-width: …))
+ * is picked by the element's own width (@container), so a figure in a 400 px sidebar takes
+ * its narrow layout on a wide screen. The host is that container; the frame inside it
+ * (element.js) carries the colours, so that the frame's color-scheme picks them.
+ */
 export function shadowStyles(css) {
-  const hostBase = ':host { display: block; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg); line-height: 1.5; }\n';
-  return hostBase + css.replace(/:root\b/g, ':root, :host');
+  const hostBase = [
+    ':host { display: block; container: attention-figure / inline-size; }',
+    ':host([hidden]) { display: none; }',
+    '.al-frame { display: flow-root; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg); line-height: 1.5; }',
+    '',
+  ].join('\n');
+  const widthOnly = /@media\s+(\((?:min|max)-width:\s*[^)]+\)(?:\s+and\s+\((?:min|max)-width:\s*[^)]+\))*)\s*\{/g;
+  return hostBase + css.replace(/:root\b/g, ':root, :host').replace(widthOnly, '@container attention-figure $1 {');
 }
 
 // Resolves the build-time modules the embed entry points import.

@@ -315,7 +315,7 @@ const REGISTERED = {
 
 /** Other settings change which matrices are offered and how they are labelled. */
 const VARIANT = {
-  search: '?heads.k=3&roles.role=cross&roles.head=4-1&by-hand.table=1&mistakes.kind=swap-kv&lookup.tie=1',
+  search: '?heads.k=3&roles.kind=cross&roles.head=4-1&by-hand.table=1&mistakes.kind=swap-kv&lookup.tie=1',
   expected: {
     lookup: REGISTERED.lookup,
     'by-hand': {

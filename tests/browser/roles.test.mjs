@@ -83,7 +83,7 @@ test('in the decoder role every cell above the diagonal is blank and every row s
   assert.equal(trailingNumber(names[0][0]), 1, 'the first token can only look at itself');
   const printedSums = await view.grid.locator('text.heatmap-row-note').allTextContents();
   assert.deepEqual(printedSums, Array(8).fill('1.000'));
-  await page.waitForFunction(() => location.search.includes('roles.role=decoder'));
+  await page.waitForFunction(() => location.search.includes('roles.kind=decoder'));
   assert.deepEqual(problems, []);
 });
 

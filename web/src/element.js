@@ -5,24 +5,59 @@
 // (inlined as base64), so it also works from file:// and from hosts that cannot serve
 // application/wasm. Each element draws its figure in a shadow root, so the host's styles and
 // ours do not leak into each other; the host restyles it through the --al-* custom properties,
-// which cross the shadow boundary. Settings the learner changes are reflected back into the
-// element's attributes. Mounting itself is mount-figure.js's job.
+// which cross the shadow boundary. Mounting itself is mount-figure.js's job.
+//
+// The element is live: its attributes are the figure's settings, and it keeps them in step
+// both ways. Setting an attribute (setAttribute('tau', '2'), a framework's binding) changes
+// the figure; a learner's change is written back to the attributes and announced with an
+// `attention-figure:change` event. Changing `name` (or setting it late, as frameworks do)
+// mounts that figure afresh. Besides the settings it reads theme, page, toolbar, notes and
+// padding (lib/state/presentation.js). Properties: name, theme, page (reflect their
+// attributes), settings (the current settings; assigning an object sets those attributes),
+// ready (a promise of the mounted figure's element, or null when there is no such figure).
 
 import { createAttentionLab } from '#attention-lab';
 import createModule from 'attention-lab:single-file-core';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
 import STYLES from 'attention-lab:shadow-styles';
 import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
+import { PRESENTATION_KEYS, applyPresentation, readPresentation } from './lib/state/presentation.js';
 import { createStore } from './lib/state/store.js';
+import { figureSettings } from './lib/share/links.js';
 import { htmlElement } from './lib/dom/elements.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
-// Where this script was loaded from: the base of the links and embed code the toolbar offers.
-const scriptBase = new URL('./', document.currentScript?.src ?? location.href);
+const ASKED_BY = 'This element';
+const script = document.currentScript;
+// This script's own text when it is inline (the one-file download, lib/export/standalone.js),
+// so that copy can download itself again; otherwise it is fetched from its address.
+const INLINE_SOURCE = script && !script.src ? script.textContent : null;
+const SCRIPT_URL = script?.src ? new URL(script.src) : null;
+const isWeb = (url) => url?.protocol === 'https:' || url?.protocol === 'http:';
+
+/**
+ * Where the full page lives when an element names no `page`: the script tag's data-page, or
+ * index.html beside this script when it was loaded over http(s) (dist/ keeps them together).
+ * A copy opened from file:// or inlined into a page knows no page: null.
+ */
+function defaultPage() {
+  if (script?.dataset.page) {
+    try {
+      const url = new URL(script.dataset.page, document.baseURI);
+      if (isWeb(url)) return url;
+    } catch { /* fall through */ }
+  }
+  return isWeb(SCRIPT_URL) ? new URL('index.html', SCRIPT_URL) : null;
+}
+const DEFAULT_PAGE = defaultPage();
+
 // Attributes every HTML element may carry: never read as settings of the figure.
-const GLOBAL_ATTRIBUTE = /^(name|figure|id|class|style|title|lang|dir|hidden|slot|part|tabindex|role|is|data-.*|aria-.*)$/;
+const GLOBAL_ATTRIBUTE = /^(name|figure|id|class|style|title|lang|dir|hidden|inert|slot|part|tabindex|role|is|autofocus|nonce|popover|translate|draggable|spellcheck|contenteditable|enterkeyhint|inputmode|exportparts|data-.*|aria-.*|on.*)$/;
+const isSettingAttribute = (name) => !GLOBAL_ATTRIBUTE.test(name) && !PRESENTATION_KEYS.includes(name);
+
 let labPromise = null;
 let sheet = null;
+const live = new Set(); // connected elements, re-themed when the host page's scheme may have changed
 
 function sharedSheet() {
   if (!sheet) {
@@ -32,46 +67,216 @@ function sharedSheet() {
   return sheet;
 }
 
-class AttentionFigure extends HTMLElement {
-  #started = false;
+// A host page switching its own theme usually flips a class or attribute on <html> or <body>
+// (and with it the color-scheme the elements inherit): look again then.
+let hostWatch = null;
+function watchHostScheme() {
+  if (hostWatch) return;
+  hostWatch = new MutationObserver(() => live.forEach((element) => element.refreshTheme()));
+  const options = { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-color-scheme', 'data-mode'] };
+  hostWatch.observe(document.documentElement, options);
+  if (document.body) hostWatch.observe(document.body, options);
+}
 
-  connectedCallback() {
-    if (this.#started) return;
-    this.#started = true;
-    this.#start();
+class AttentionFigure extends HTMLElement {
+  #frame = null;
+  #showNotice = () => {};
+  #mounted = null; // { name, state, ready } of the figure shown now
+  #noticed = new Set(); // unknown attributes already noted
+  #presentation = null;
+  #observer = null;
+  #mountQueued = false;
+
+  get name() { return this.getAttribute('name') ?? ''; }
+  set name(value) { this.setAttribute('name', value); }
+  get theme() { return this.#presentation?.theme ?? 'auto'; }
+  set theme(value) { this.setAttribute('theme', value); }
+  get page() { return (this.#presentation?.page ?? DEFAULT_PAGE)?.href ?? ''; }
+  set page(value) { this.setAttribute('page', value); }
+  get ready() { return this.#mounted?.ready ?? Promise.resolve(null); }
+
+  /** The figure's current settings, by their attribute names ({} until it has mounted). */
+  get settings() {
+    const mounted = this.#mounted;
+    return mounted?.figure ? figureSettings(mounted.state, mounted.name) : {};
   }
 
-  async #start() {
-    const shadow = this.attachShadow({ mode: 'open' });
-    shadow.adoptedStyleSheets = [sharedSheet()];
-    const notices = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, shadow);
-    const showNotice = noticeBoard(notices);
-    const name = this.getAttribute('name') ?? '';
+  set settings(values) {
+    for (const [name, value] of Object.entries(values ?? {})) {
+      if (!isSettingAttribute(name)) continue;
+      if (value === null || value === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, String(value));
+    }
+  }
 
-    // The element's attributes are the figure's settings, without the figure prefix the store uses.
-    const attributes = [...this.attributes].map((a) => [a.name, a.value]).filter(([n]) => !GLOBAL_ATTRIBUTE.test(n));
-    const state = createStore({
-      search: prefixedSearch(name, attributes),
-      writeSearch: (search) => {
-        const current = new Map(unprefixedPairs(name, search));
-        for (const key of state.keysOf(name)) {
-          const short = key.slice(name.length + 1);
-          if (current.has(short)) this.setAttribute(short, current.get(short));
-          else this.removeAttribute(short); // back at its default
-        }
-      },
-      onNotice: showNotice,
+  connectedCallback() {
+    if (!this.#frame) {
+      const shadow = this.attachShadow({ mode: 'open' });
+      shadow.adoptedStyleSheets = [sharedSheet()];
+      // The frame carries the theme and the hidden parts (data-al-*), so that they win over
+      // whatever the host sets on the element itself.
+      this.#frame = htmlElement('div', { class: 'al-frame' }, null, shadow);
+      this.#observer = new MutationObserver((records) => this.#attributesChanged(records));
+    }
+    this.#observer.observe(this, { attributes: true, attributeOldValue: true });
+    live.add(this);
+    watchHostScheme();
+    this.#readPresentation(null);
+    if (!this.#mounted || this.#mounted.name !== this.name) this.#queueMount();
+    else this.#syncSettings(); // attributes may have changed while it was away
+  }
+
+  disconnectedCallback() {
+    this.#observer.disconnect();
+    live.delete(this);
+  }
+
+  /** Looks again at the host's color-scheme (theme="auto" follows it). */
+  refreshTheme() {
+    if (this.#presentation) applyPresentation(this.#frame, this.#presentation, { inheritScheme: true });
+  }
+
+  #attributesChanged(records) {
+    const changed = new Set(records.map((record) => record.attributeName));
+    if (changed.has('name') && this.#mounted?.name !== this.name) {
+      this.#queueMount();
+      return;
+    }
+    if (PRESENTATION_KEYS.some((key) => changed.has(key))) this.#readPresentation(changed);
+    if ([...changed].some(isSettingAttribute)) this.#syncSettings();
+  }
+
+  /** Reads theme, page, toolbar, notes, padding; notes bad values of the attributes in `changed` (all when null). */
+  #readPresentation(changed) {
+    const notice = (message) => {
+      const name = /asked for (\w+) =/.exec(message)?.[1];
+      if (!changed || changed.has(name)) this.#showNotice(message);
+    };
+    this.#presentation = readPresentation((name) => this.getAttribute(name), { askedBy: ASKED_BY, notice, base: document.baseURI });
+    this.refreshTheme();
+  }
+
+  // Frameworks often create the element, insert it and only then set its attributes: wait for
+  // the current script to finish before mounting, so the figure starts with all of them.
+  #queueMount() {
+    if (this.#mountQueued) return;
+    this.#mountQueued = true;
+    queueMicrotask(() => {
+      this.#mountQueued = false;
+      if (this.isConnected) this.#mount();
     });
+  }
+
+  #mount() {
+    const name = this.name;
+    this.#frame.replaceChildren();
+    this.#noticed.clear();
+    delete this.dataset.labReady;
+    const notices = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, this.#frame);
+    this.#showNotice = noticeBoard(notices);
+    this.#readPresentation(null); // its notices belong on the new board
+
+    const initial = this.#settingAttributes(name);
+    initial.forEach(([attribute]) => this.#noticed.add(attribute)); // mountFigure notes the unknown ones
+    const state = createStore({
+      search: prefixedSearch(name, initial),
+      writeSearch: (search) => this.#reflect(mounted, search),
+      onNotice: this.#showNotice,
+      askedBy: ASKED_BY,
+      paramLabel: (param) => param.slice(name.length + 1),
+    });
+    // The attribute values last handed to the store, by name, so that a bad value is noted
+    // once, not again on every later change of another attribute.
+    const mounted = { name, state, figure: null, ready: null, applied: new Map(initial) };
+    this.#mounted = mounted;
     labPromise ??= createAttentionLab(createModule);
-    await mountFigure(shadow, name, {
+    mounted.ready = mountFigure(this.#frame, name, {
       lab: labPromise,
       state,
-      links: { embedBase: scriptBase, pageUrl: new URL('index.html', scriptBase), settingName: (param) => param.slice(name.length + 1) },
-      notice: showNotice,
+      links: {
+        // A function: the page attribute may change after the toolbar was made.
+        pageUrl: () => this.#presentation?.page ?? DEFAULT_PAGE,
+        settingName: (param) => param.slice(name.length + 1),
+        standalone: () => this.#standaloneSource(),
+      },
+      notice: this.#showNotice,
+      askedBy: ASKED_BY,
       markup: FIGURE_MARKUP,
+    }).then((figure) => {
+      if (this.#mounted !== mounted) return figure; // a newer name took over meanwhile
+      mounted.figure = figure;
+      if (figure) this.#syncSettings(); // attributes set while the core was starting
+      this.dataset.labReady = 'true';
+      this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true, composed: true, detail: { name, found: figure !== null } }));
+      return figure;
     });
-    this.dataset.labReady = 'true';
-    this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true }));
+  }
+
+  /** The roles figure's old role="cross" (before it was named kind), or null. */
+  #oldRole(name) {
+    const role = this.getAttribute('role');
+    return name === 'roles' && !this.hasAttribute('kind') && /^(encoder|decoder|cross)$/.test(role ?? '') ? role : null;
+  }
+
+  /** [name, value] of the attributes that are settings (the old role="…" of roles as kind). */
+  #settingAttributes(name) {
+    const pairs = [...this.attributes].filter((a) => isSettingAttribute(a.name)).map((a) => [a.name, a.value]);
+    const role = this.#oldRole(name);
+    if (role) {
+      this.#showNotice(`role="${role}" is read as kind="${role}", but role is an ARIA attribute of the host page: write kind="${role}" instead.`);
+      pairs.push(['kind', role]);
+    }
+    return pairs;
+  }
+
+  /** A learner's change: the settings back into the attributes, then the change event. */
+  #reflect(mounted, search) {
+    if (this.#mounted !== mounted) return;
+    const { name, state } = mounted;
+    const current = new Map(unprefixedPairs(name, search));
+    for (const key of state.keysOf(name)) {
+      const short = state.paramOf(key).slice(name.length + 1);
+      const value = current.get(short) ?? null;
+      mounted.applied.set(short, value);
+      if (value !== null) this.setAttribute(short, value);
+      else this.removeAttribute(short); // back at its default
+    }
+    this.dispatchEvent(new CustomEvent('attention-figure:change', {
+      bubbles: true, composed: true, detail: { name, settings: figureSettings(state, name) },
+    }));
+  }
+
+  /** The attributes into the figure: changed settings are set (with notices), unknown ones noted once. */
+  #syncSettings() {
+    const mounted = this.#mounted;
+    if (!mounted?.figure) return; // its keys are defined once the figure has mounted
+    const { name, state, applied } = mounted;
+    const byParam = new Map(state.keysOf(name).map((key) => [state.paramOf(key).slice(name.length + 1), key]));
+    const entries = [];
+    for (const [param, key] of byParam) {
+      const raw = this.getAttribute(param) ?? (param === 'kind' ? this.#oldRole(name) : null);
+      if (raw === (applied.get(param) ?? null)) continue;
+      applied.set(param, raw);
+      const wanted = raw ?? state.defaultOf(key);
+      if (String(wanted) !== String(state.get(key))) entries.push([key, wanted]);
+    }
+    if (entries.length) state.setMany(entries, { origin: ASKED_BY });
+    const unknown = [...this.attributes].map((a) => a.name)
+      .filter((attribute) => isSettingAttribute(attribute) && !byParam.has(attribute) && !this.#noticed.has(attribute));
+    if (unknown.length) {
+      unknown.forEach((attribute) => this.#noticed.add(attribute));
+      const what = unknown.length === 1 ? 'a setting this figure does not have' : 'settings this figure does not have';
+      this.#showNotice(`${ASKED_BY} names ${what} (${unknown.join(', ')}); ignored.`);
+    }
+  }
+
+  /** This script's text, for the one-file download. */
+  async #standaloneSource() {
+    if (INLINE_SOURCE) return INLINE_SOURCE;
+    if (!SCRIPT_URL) throw new Error('this copy of attention-figure.js has no address to read it from');
+    const response = await fetch(SCRIPT_URL);
+    if (!response.ok) throw new Error(`attention-figure.js answered ${response.status}`);
+    return response.text();
   }
 }
 

@@ -7,6 +7,7 @@
 
 import { labReady } from './load-wasm.js';
 import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
+import { PRESENTATION_KEYS, applyPresentation, readPresentation } from './lib/state/presentation.js';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
 import { debounce } from './lib/state/debounce.js';
 import { createStore } from './lib/state/store.js';
@@ -34,18 +35,24 @@ function reportHeight(figureName) {
 async function start() {
   const params = new URLSearchParams(location.search);
   const figureName = params.get('figure') ?? '';
+  // theme, page, toolbar, notes, padding: how the figure is shown, kept in the URL as given.
+  const presentation = readPresentation((name) => params.get(name), { notice: showNotice });
+  applyPresentation(document.documentElement, presentation);
+  const shown = [...params].filter(([name]) => PRESENTATION_KEYS.includes(name));
   // The embed's URL names settings without the figure prefix the store uses.
   const state = createStore({
-    search: prefixedSearch(figureName, params),
+    search: prefixedSearch(figureName, [...params].filter(([name]) => !PRESENTATION_KEYS.includes(name))),
     writeSearch: debounce((search) => {
-      const own = new URLSearchParams([['figure', figureName], ...unprefixedPairs(figureName, search)]);
+      const own = new URLSearchParams([['figure', figureName], ...shown, ...unprefixedPairs(figureName, search)]);
       history.replaceState(history.state, '', `${location.pathname}?${own}`);
     }, URL_WRITE_DELAY_MS),
     onNotice: showNotice,
+    paramLabel: (param) => param.slice(figureName.length + 1),
   });
   const links = {
-    embedBase: new URL('./', location.href),
-    pageUrl: new URL('index.html', location.href),
+    // Where the full page lives: the page key, else index.html beside this embed. The embed
+    // code points at embed.html and attention-figure.js in that page's folder.
+    pageUrl: presentation.page ?? new URL('index.html', location.href),
     settingName: (param) => param.slice(figureName.length + 1),
   };
   const figure = await mountFigure(root, figureName, {

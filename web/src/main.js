@@ -6,11 +6,16 @@ import { labReady } from './load-wasm.js';
 import { debounce } from './lib/state/debounce.js';
 import { createStore } from './lib/state/store.js';
 import { scrollableWhenOverflowing } from './lib/dom/scroll-region.js';
+import { applyPresentation, readPresentation } from './lib/state/presentation.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick
 
 const showNotice = noticeBoard(document.getElementById('notices'));
+
+// theme=light|dark, toolbar=off, notes=off, padding=off in the link (not figure settings).
+const presentation = readPresentation((name) => new URLSearchParams(location.search).get(name), { notice: showNotice });
+applyPresentation(document.documentElement, presentation);
 
 // A display formula that is wider than a narrow screen scrolls sideways; while it does, it is
 // a named tab stop so the keyboard can scroll it too.
@@ -55,7 +60,7 @@ function rescrollToHash() {
 }
 
 async function start() {
-  const links = { embedBase: new URL('./', location.href) };
+  const links = { embedBase: new URL('./', location.href), pageUrl: presentation.page ?? undefined };
   const figures = [...document.querySelectorAll('[data-figure]')];
   // Figures are independent: one failing leaves the others working.
   await Promise.all(figures.map((figure) => mountFigure(figure, figure.dataset.figure, {

@@ -46,13 +46,13 @@ function setStatus(place, text, isError = false) {
  * Settings in the link that look like this figure's ("temperature.tua") but that it does not
  * have get one notice; anything else (a tracking parameter, another figure's name) is left alone.
  */
-function noticeUnknownSettings(state, name, { notice, settingName }) {
+function noticeUnknownSettings(state, name, { notice, settingName, askedBy }) {
   const ours = state.unknownParams().filter((param) => param.startsWith(`${name}.`));
   if (!ours.length) return;
   const shown = ours.slice(0, MAX_NAMES_LISTED).map((param) => clip(settingName(param)));
   const more = ours.length > MAX_NAMES_LISTED ? ` and ${ours.length - MAX_NAMES_LISTED} more` : '';
   const what = ours.length === 1 ? 'a setting this figure does not have' : 'settings this figure does not have';
-  notice(`The link names ${what} (${shown.join(', ')}${more}); ignored.`);
+  notice(`${askedBy} names ${what} (${shown.join(', ')}${more}); ignored.`);
 }
 
 /**
@@ -63,15 +63,21 @@ function noticeUnknownSettings(state, name, { notice, settingName }) {
  * @param {object} options
  * @param {Promise<object>|object} options.lab  the Attention Lab API, or a promise of it
  * @param {object} options.state  the store; its keys for this figure are `${name}.<setting>`
- * @param {object} [options.links]  for the toolbar and notices: embedBase (where embed.html
- *   and attention-figure.js are served), pageUrl (the page a copied link opens; default this
- *   page), settingName(param) (how a store parameter is spelled in this figure's link)
+ * @param {object} [options.links]  for the toolbar and notices: pageUrl (the full page a copied
+ *   link opens, a URL or a function returning one, null when unknown; default this page),
+ *   embedBase (where embed.html and attention-figure.js are served; default the page's
+ *   folder), settingName(param) (how a store parameter is spelled in this figure's link),
+ *   standalone() (a promise of attention-figure.js's text, for the one-file download)
  * @param {(message: string) => void} [options.notice]  shows a notice about the settings
+ * @param {string} [options.askedBy]  who set the settings, as notices name it ('The link',
+ *   'This element')
  * @param {Record<string, string>} [options.markup]  each figure's HTML, by name (embeds only)
  * @returns {Promise<HTMLElement|null>}  the figure element (drawn, or showing why not), or null
  *   when there is no figure of that name
  */
-export async function mountFigure(element, name, { lab, state, links = {}, notice = () => {}, markup = null }) {
+export async function mountFigure(element, name, {
+  lab, state, links = {}, notice = () => {}, askedBy = 'The link', markup = null,
+}) {
   const inPage = element.matches?.('[data-figure]') ?? false;
   if (!Object.hasOwn(FIGURES, name) || !(inPage || (markup && Object.hasOwn(markup, name)))) {
     const known = Object.keys(FIGURES).join(', ');
@@ -106,9 +112,11 @@ export async function mountFigure(element, name, { lab, state, links = {}, notic
     console.error(error);
     return figure;
   }
-  noticeUnknownSettings(state, name, { notice, settingName: links.settingName ?? ((param) => param) });
+  noticeUnknownSettings(state, name, { notice, askedBy, settingName: links.settingName ?? ((param) => param) });
   try {
-    addFigureToolbar(figure, { figureName: name, state, embedBase: links.embedBase, pageUrl: links.pageUrl });
+    addFigureToolbar(figure, {
+      figureName: name, state, embedBase: links.embedBase, pageUrl: links.pageUrl, standalone: links.standalone,
+    });
   } catch (error) {
     console.error(error); // the figure itself still works without its toolbar
   }

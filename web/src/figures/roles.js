@@ -32,7 +32,9 @@ const HEAD_VALUES = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) 
 
 /** The figure's settings, as the store, the links and the README's table know them. */
 export const SETTINGS = {
-  'roles.role': { type: 'enum', values: ROLES, default: 'encoder' },
+  // "kind", not "role": <attention-figure role="cross"> would be an ARIA role on the host page.
+  // Links made before the rename still work: roles.role is read, never written.
+  'roles.kind': { type: 'enum', values: ROLES, default: 'encoder', aliases: ['roles.role'] },
   'roles.head': { type: 'enum', values: HEAD_VALUES, default: HEAD_VALUES[0] },
 };
 
@@ -68,7 +70,7 @@ export function mount(element, { lab, state }) {
     const input = htmlElement('input', { type: 'radio', id, name: radioName, value: role }, null, option);
     htmlElement('label', { for: id }, roleText[role], option);
     input.addEventListener('change', () => {
-      if (input.checked) state.set('roles.role', role);
+      if (input.checked) state.set('roles.kind', role);
     });
     radios[role] = input;
   }
@@ -149,7 +151,7 @@ export function mount(element, { lab, state }) {
   }
 
   function render() {
-    const role = state.get('roles.role');
+    const role = state.get('roles.kind');
     const choice = headChoices.find((c) => c.value === state.get('roles.head'));
     radios[role].checked = true;
     picker.set(choice.value);
@@ -186,6 +188,6 @@ export function mount(element, { lab, state }) {
     }
   }
 
-  state.subscribe(['roles.role', 'roles.head'], render);
+  state.subscribe(['roles.kind', 'roles.head'], render);
   render();
 }

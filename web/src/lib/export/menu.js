@@ -12,9 +12,10 @@ import { listExportables } from './registry.js';
 
 /**
  * Fills `list` (a <ul>) with the figure's exports; returns build(), which rebuilds it.
- * say(text) announces each result; settings() gives the figure's current settings.
+ * say(text) announces each result; settings() gives the figure's current settings;
+ * standalone() (optional) makes the whole figure as one HTML file ({ name, text }).
  */
-export function exportMenu(list, { figureElement, figureName, settings, say }) {
+export function exportMenu(list, { figureElement, figureName, settings, say, standalone = null }) {
   const fileName = (name, ext) => `${figureName}-${slug(name)}.${ext}`;
   const meta = (name) => ({ figure: figureName, name, settings: settings() });
 
@@ -56,9 +57,10 @@ export function exportMenu(list, { figureElement, figureName, settings, say }) {
     seriesJson: dataFile((item) => normaliseSeries(item.getSeries()), seriesToJson, 'json', 'application/json', 'data'),
   };
 
-  function addRow(name, kindText, formats) {
-    const item = htmlElement('li', { class: 'figure-export-item' }, null, list);
-    const label = htmlElement('span', { class: 'figure-export-name' }, null, item);
+  // whole: the row for the whole figure (not a picture or matrix of it), styled apart.
+  function addRow(name, kindText, formats, { whole = false } = {}) {
+    const item = htmlElement('li', { class: whole ? 'figure-export-item figure-export-whole' : 'figure-export-item' }, null, list);
+    const label = htmlElement('span', { class: whole ? 'figure-export-whole-name' : 'figure-export-name' }, null, item);
     label.append(name);
     htmlElement('span', { class: 'figure-export-kind' }, ` (${kindText})`, label);
     const row = htmlElement('span', { class: 'figure-export-formats' }, null, item);
@@ -86,6 +88,13 @@ export function exportMenu(list, { figureElement, figureName, settings, say }) {
     for (const matrix of matrices) {
       if (pictureMatrices.has(matrix.name)) continue;
       addRow(matrix.name, 'matrix', [['CSV', () => actions.matrixCsv(matrix)], ['JSON', () => actions.matrixJson(matrix)]]);
+    }
+    if (standalone) {
+      addRow('the whole figure', 'one HTML file at these settings, opens offline', [['HTML', () => run('the figure', async () => {
+        const { name, text } = await standalone();
+        downloadFile(name, text, 'text/html;charset=utf-8');
+        return name;
+      })]], { whole: true });
     }
     if (!list.children.length) htmlElement('li', { class: 'figure-tool-note' }, 'This figure has no pictures or matrices to export.', list);
   };

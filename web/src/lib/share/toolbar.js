@@ -8,18 +8,22 @@
 // and Escape returns focus to its button. Every result is announced in a polite live region
 // under the toolbar.
 //
-//   addFigureToolbar(figureElement, { figureName, state, embedBase })
+//   addFigureToolbar(figureElement, { figureName, state, pageUrl, embedBase, standalone })
 //
 // figureName: the figure's name (its state keys are `<figureName>.<key>`); state: the store;
-// embedBase: the URL the embed files (embed.html, attention-figure.js) are served from;
-// pageUrl (optional): the page the copied link points to (default: this page, without its
-// query and hash).
+// pageUrl (optional, a URL or a function returning one): the full page the copied link points
+// to (default: this page, without its query and hash); null when no page is known (a copy of
+// the element opened from file://), and then the toolbar says how to name one instead of
+// handing out broken links; embedBase (optional, a URL or a function): where embed.html and
+// attention-figure.js are served (default: the page's folder); standalone (optional): a
+// function returning a promise of attention-figure.js's text, for the one-file download.
 
 import { htmlElement, uniqueId } from '../dom/elements.js';
 import { exportMenu } from '../export/menu.js';
 import { copyText } from './clipboard.js';
 import { disclosureGroup } from './disclosure.js';
 import { embedSnippets, figureKeys, figureLink, figureSettings } from './links.js';
+import { standaloneFigure } from '../export/standalone.js';
 
 const STATUS_CLEAR_MS = 6000;
 
@@ -52,13 +56,32 @@ function snippetField(parent, { label, buttonText, buttonLabel, onCopy }) {
   return field;
 }
 
+/** attention-figure.js beside this page (the page and embed.html are served with it). */
+async function fetchScript(base) {
+  if (!base) throw new Error('no address to fetch attention-figure.js from');
+  const response = await fetch(new URL('attention-figure.js', base));
+  if (!response.ok) throw new Error(`attention-figure.js answered ${response.status}`);
+  return response.text();
+}
+
 /**
  * Adds the toolbar to a figure (at its end, after the caption). Returns { element, refresh }.
  */
 export function addFigureToolbar(figureElement, options) {
   const { figureName, state } = options;
-  const embedBase = options.embedBase ?? new URL('./', location.href);
-  const pageUrl = () => options.pageUrl ?? `${location.origin}${location.pathname}`;
+  const current = (option) => (typeof option === 'function' ? option() : option);
+  const pageUrl = () => {
+    const page = options.pageUrl === undefined ? `${location.origin}${location.pathname}` : current(options.pageUrl);
+    return page ? new URL(page) : null;
+  };
+  const embedBase = () => {
+    const base = current(options.embedBase);
+    if (base) return new URL(base);
+    const page = pageUrl();
+    return page ? new URL('./', page) : null;
+  };
+  const NO_PAGE = 'This copy of the figure does not know where the full page lives, so it has no link to give: '
+    + 'name it with the page attribute, e.g. <attention-figure page="https://example.org/attention-lab/index.html" \u2026>.';
   const title = figureTitle(figureElement, figureName);
 
   const bar = htmlElement('div', {
@@ -81,7 +104,12 @@ export function addFigureToolbar(figureElement, options) {
   htmlElement('label', { for: linkId }, 'Link to this view', linkBox);
   const linkField = htmlElement('input', { id: linkId, type: 'text', readonly: '', class: 'figure-snippet-text' }, null, linkBox);
   linkButton.addEventListener('click', async () => {
-    const link = figureLink({ state, figureName, pageUrl: pageUrl() });
+    const page = pageUrl();
+    if (!page) {
+      say(NO_PAGE);
+      return;
+    }
+    const link = figureLink({ state, figureName, pageUrl: page });
     linkField.value = link;
     const copied = await copyText(link, linkField);
     if (copied) linkBox.hidden = true; // shown only while a manual copy is needed
@@ -104,8 +132,7 @@ export function addFigureToolbar(figureElement, options) {
       unsubscribe = null;
     },
   });
-  htmlElement('p', { class: 'figure-tool-note' },
-    'Paste one of these into another page to show this figure there, with its current settings.', embed.panel);
+  const embedNote = htmlElement('p', { class: 'figure-tool-note' }, null, embed.panel);
   const frameField = snippetField(embed.panel, {
     label: 'As an iframe, with the script that sizes it', buttonText: 'Copy', buttonLabel: 'Copy iframe code',
     onCopy: async (field) => say(await copyText(field.value, field) ? 'Iframe code copied.' : 'Iframe code selected: press Ctrl+C to copy it.'),
@@ -115,9 +142,14 @@ export function addFigureToolbar(figureElement, options) {
     onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
   });
   function refreshEmbed() {
+    const base = embedBase();
+    frameField.closest('.figure-snippet').hidden = !base;
+    elementField.closest('.figure-snippet').hidden = !base;
+    embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
+    if (!base) return;
     // The figure without this toolbar (and its open panel): roughly what the embed will show.
     const height = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
-    const snippets = embedSnippets({ state, figureName, embedBase, title, height: height > 0 ? height + 32 : 640 });
+    const snippets = embedSnippets({ state, figureName, embedBase: base, title, height: height > 0 ? height + 32 : 640 });
     frameField.value = snippets.iframe;
     frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
     elementField.value = snippets.element;
@@ -129,6 +161,13 @@ export function addFigureToolbar(figureElement, options) {
   const exporter = disclosure('Export', 'figure-export', { onOpen: () => buildExportList() });
   buildExportList = exportMenu(htmlElement('ul', { class: 'figure-export-list' }, null, exporter.panel), {
     figureElement, figureName, say, settings: () => figureSettings(state, figureName),
+    // The whole figure as one HTML file: attention-figure.js inlined, with this element.
+    standalone: async () => {
+      const source = options.standalone ? await options.standalone() : await fetchScript(new URL('./', location.href));
+      return standaloneFigure({
+        source, figureName, title, settings: figureSettings(state, figureName), page: pageUrl(),
+      });
+    },
   });
 
   return {

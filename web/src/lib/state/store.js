@@ -11,20 +11,26 @@
  * @param {string} [hooks.search]    the initial query string, e.g. location.search
  * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
  * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
+ * @param {string} [hooks.askedBy]  who the initial settings come from, as notices name it:
+ *   'The link' (the page, the iframe embed) or 'This element' (<attention-figure>)
+ * @param {(param: string) => string} [hooks.paramLabel]  how a URL name is spelled in a notice
+ *   (the embeds drop the figure prefix: "tau", not "temperature.tau")
  */
 const MAX_QUOTED = 40; // characters of a bad value quoted back in a notice
 
-export function createStore({ search = '', writeSearch = () => {}, onNotice = () => {} } = {}) {
+export function createStore({
+  search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
+} = {}) {
   const schemas = new Map();
   const values = new Map();
   const listeners = new Map();
   const initialParams = new URLSearchParams(search);
 
-  function validate(key, schema, raw, origin) {
+  function validate(key, schema, raw, origin, param = schema.param ?? key) {
     // A link can carry anything: quote at most a short piece of it (notices are plain text).
     const rawText = String(raw);
     const quoted = rawText.length > MAX_QUOTED ? `${rawText.slice(0, MAX_QUOTED)}\u2026` : rawText;
-    const shown = `${schema.param ?? key} = ${quoted}`;
+    const shown = `${paramLabel(param)} = ${quoted}`;
     if (schema.type === 'enum') {
       if (schema.values.includes(raw)) return raw;
       onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
@@ -57,6 +63,7 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
       if (schema.url === false) continue;
       const name = schema.param ?? key;
       const value = values.get(key);
+      for (const old of schema.aliases ?? []) params.delete(old); // read, never written
       if (value === schema.default) params.delete(name);
       else params.set(name, String(value));
     }
@@ -71,15 +78,16 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
   const store = {
     /**
      * Declares a key. schema: { type: 'number' | 'integer' | 'enum', default, min, max
-     * (numbers), values (enum), param (URL name, defaults to the key), url (false = never
+     * (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
+     * names still read when the current one is absent, never written), url (false = never
      * in the URL) }. Returns the initial value, taken from the URL when it has one.
      */
     define(key, schema) {
       if (schemas.has(key)) throw new Error(`state: key "${key}" is defined twice`);
       schemas.set(key, schema);
-      const name = schema.param ?? key;
-      const fromUrl = schema.url !== false && initialParams.has(name);
-      const value = fromUrl ? validate(key, schema, initialParams.get(name), 'The link') : schema.default;
+      const name = [schema.param ?? key, ...(schema.aliases ?? [])].find((n) => initialParams.has(n));
+      const fromUrl = schema.url !== false && name !== undefined;
+      const value = fromUrl ? validate(key, schema, initialParams.get(name), askedBy, name) : schema.default;
       values.set(key, value);
       return value;
     },
@@ -94,11 +102,14 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
       return values.get(key);
     },
 
-    /** Validates and stores a value; listeners run only when it actually changed. */
-    set(key, raw) {
+    /**
+     * Validates and stores a value; listeners run only when it actually changed. `origin`
+     * names who asked in a notice about a fixed value.
+     */
+    set(key, raw, { origin = 'A control' } = {}) {
       const schema = schemas.get(key);
       if (!schema) throw new Error(`state: unknown key "${key}"`);
-      const value = validate(key, schema, raw, 'A control');
+      const value = validate(key, schema, raw, origin);
       if (Object.is(value, values.get(key))) return value;
       values.set(key, value);
       notify(key, value);
@@ -111,7 +122,7 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
      * the changed keys runs once (with the last changed key it listens to) and the URL is
      * written once. entries: [[key, value], …] or { key: value }. Returns the keys that changed.
      */
-    setMany(entries) {
+    setMany(entries, { origin = 'A control' } = {}) {
       const pairs = Array.isArray(entries) ? entries : Object.entries(entries);
       const changed = new Map(); // listener → [value, key] of the last change it hears of
       let urlChanged = false;
@@ -119,7 +130,7 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
       for (const [key, raw] of pairs) {
         const schema = schemas.get(key);
         if (!schema) throw new Error(`state: unknown key "${key}"`);
-        const value = validate(key, schema, raw, 'A control');
+        const value = validate(key, schema, raw, origin);
         if (Object.is(value, values.get(key))) continue;
         values.set(key, value);
         changedKeys.push(key);
@@ -175,7 +186,8 @@ export function createStore({ search = '', writeSearch = () => {}, onNotice = ()
 
     /** Names in the initial URL that no defined key reads (call once every key is defined). */
     unknownParams() {
-      const known = new Set([...schemas].filter(([, schema]) => schema.url !== false).map(([key, schema]) => schema.param ?? key));
+      const known = new Set([...schemas].filter(([, schema]) => schema.url !== false)
+        .flatMap(([key, schema]) => [schema.param ?? key, ...(schema.aliases ?? [])]));
       return [...new Set(initialParams.keys())].filter((name) => !known.has(name));
     },
   };
