@@ -47,7 +47,20 @@ enum ElementType : std::uint32_t { kFloat64 = 0, kFloat32 = 1 };
 // An input area kept between calls up to this size; a bigger one is freed after its call.
 constexpr std::size_t kKeptInputBytes = std::size_t{1} << 20;
 
+// The boundary's own bookkeeping starts at these sizes, so that ordinary calls and messages
+// never make it grow: the heap in use is the same after any number of them.
+constexpr std::size_t kReservedMessage = 1024;
+constexpr std::size_t kReservedResults = 256;
+
 struct Boundary {
+  Boundary() { reserve(); }
+  void reserve() {
+    error.reserve(kReservedMessage);
+    table.reserve(4 * kReservedResults);
+    names.reserve(kReservedResults);
+    results.reserve(kReservedResults);
+  }
+
   std::string error;                  // message of the last failed call
   std::vector<Matrix> results;        // results of the last call, until JS has copied them
   std::vector<const char*> names;     // what each result is, for messages
@@ -169,16 +182,20 @@ EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
 // Frees the last call's results and, after a big call, puts the input area back to the size
 // it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
-  std::vector<Matrix>().swap(boundary.results);
+  boundary.results.clear();  // frees every result's entries
   boundary.names.clear();
-  if (boundary.table.capacity() > 1024) std::vector<std::uint32_t>().swap(boundary.table);
-  if (boundary.names.capacity() > 256) std::vector<const char*>().swap(boundary.names);
+  if (boundary.results.capacity() > kReservedResults || boundary.error.capacity() > kReservedMessage) {
+    std::vector<Matrix>().swap(boundary.results);
+    std::vector<std::uint32_t>().swap(boundary.table);
+    std::vector<const char*>().swap(boundary.names);
+    std::string().swap(boundary.error);
+    boundary.reserve();
+  }
   if (boundary.input_bytes > kKeptInputBytes) {
     std::free(boundary.input);
     boundary.input = boundary.kept_input_bytes > 0 ? std::malloc(boundary.kept_input_bytes) : nullptr;
     boundary.input_bytes = boundary.input != nullptr ? boundary.kept_input_bytes : 0;
   }
-  if (boundary.error.capacity() > 4096) std::string().swap(boundary.error);
 }
 
 EMSCRIPTEN_KEEPALIVE const std::uint32_t* al_result_table() { return boundary.table.data(); }

@@ -32,6 +32,8 @@ window.attentionLab = Object.freeze({
   keys: (figure) => state.keysOf(figure),
   schema: (key) => state.schemaOf(key),
   value: (key) => state.get(key),
+  // The WebAssembly module's heap, stack pointer and live handle count (tests/browser/boundary.test.mjs).
+  memoryStats: async () => (await labReady).memoryStats(),
 });
 
 // A link to #figure-<name> (as "Copy link" makes) is scrolled to by the browser before the
