@@ -103,12 +103,12 @@ function messageOf(error) {
   return describe(error);
 }
 
-// Reads one property, so that a getter that throws becomes an Error naming the argument.
-function read(object, key, path) {
+// Reads owner.key, so that a getter that throws becomes an Error naming the argument.
+function read(object, key, owner) {
   try {
     return object[key];
   } catch (error) {
-    throw new Error(`${path} could not be read: ${messageOf(error)}`, { cause: error });
+    throw new Error(`${owner}.${key} could not be read: ${messageOf(error)}`, { cause: error });
   }
 }
 
@@ -120,6 +120,7 @@ const given = (value, fallback) => (value === undefined ? fallback : value);
 
 /** A whole number in [min, max]; the message gives the range, or the limit that was passed. */
 function wholeNumber(name, value, min, max, limitNote = '') {
+  if (Number.isInteger(value) && value >= min && value <= max) return value;
   if (typeof value !== 'number') throw new Error(`${name} must be a number, got ${describe(value)}`);
   const range = max >= EXACT ? `>= ${min}` : `from ${min} to ${max}`;
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ${range}, got ${describe(value)}`);
@@ -138,12 +139,14 @@ const dimension = (name, value, min = 0) => wholeNumber(name, value, min, LIMITS
 function budget(fn, what, amount, limitName) {
   const limit = LIMITS[limitName];
   if (amount > limit) {
-    throw new Error(`${fn}: ${what} would be ${amount}, more than the limit of ${limit} (lab.limits.${limitName})`);
+    // `what` may be a function, so that its text is only built for a message.
+    const text = typeof what === 'function' ? what() : what;
+    throw new Error(`${fn}: ${text} would be ${amount}, more than the limit of ${limit} (lab.limits.${limitName})`);
   }
 }
 
 function entriesWithin(fn, what, rows, cols) {
-  budget(fn, `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
+  budget(fn, () => `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
 }
 
 // How a matrix's entries cross the boundary, by the type of its data. A float32 path adds
@@ -163,9 +166,12 @@ function readMatrix(name, value) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got ${describe(value)}`);
   }
-  const rows = dimension(`${name}.rows`, read(value, 'rows', `${name}.rows`));
-  const cols = dimension(`${name}.cols`, read(value, 'cols', `${name}.cols`));
-  const data = read(value, 'data', `${name}.data`);
+  const rows = read(value, 'rows', name);
+  const cols = read(value, 'cols', name);
+  // The messages are built only when a check fails: this runs on every call.
+  if (!(Number.isInteger(rows) && rows >= 0 && rows <= LIMITS.maxDimension)) dimension(`${name}.rows`, rows);
+  if (!(Number.isInteger(cols) && cols >= 0 && cols <= LIMITS.maxDimension)) dimension(`${name}.cols`, cols);
+  const data = read(value, 'data', name);
   const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
   const precision = PRECISIONS[kind];
   if (!precision) {
@@ -173,7 +179,7 @@ function readMatrix(name, value) {
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
   }
   const length = realLength.call(data);
-  budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
+  if (rows * cols > LIMITS.maxEntries) budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
   if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
   return { rows, cols, data, length, precision, address: 0 };
 }
@@ -196,7 +202,7 @@ function readOptions(fn, options, allowed, what = 'options', example = '{ tau: 2
       const why = fn === 'crossMultiHead' && key === 'mask' ? ' (cross-attention takes no mask)' : '';
       throw new Error(`${fn}: unknown option ${JSON.stringify(key)}${why}; the options are ${allowed.join(', ')}`);
     }
-    values[key] = read(options, key, `${what}.${key}`);
+    values[key] = read(options, key, what);
   }
   return values;
 }
@@ -325,7 +331,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     const m = xkv.rows;
     const d = xq.cols;
     entriesWithin(fn, 'each head\'s scores', n, m);
-    budget(fn, `the results of ${heads} heads of ${n}x${m} scores in entries`, 3 * heads * n * m + 3 * n * d, 'maxResultEntries');
+    budget(fn, () => `the results of ${heads} heads of ${n}x${m} scores in entries`, 3 * heads * n * m + 3 * n * d, 'maxResultEntries');
     budget(fn, 'the multiply-adds', (2 * n + 2 * m) * d * d + 2 * n * m * d, 'maxMultiplyAdds');
   }
 
@@ -504,7 +510,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       const trials = wholeNumber('trials T', given(o.trials, 2000), 1, 1_000_000);
       const seed = wholeNumber('seed', given(o.seed, 1), 0, Number.MAX_SAFE_INTEGER);
       // Per width and trial: m normal draws for the scores and two softmax summaries of m entries.
-      budget('widthExperiment', `the work (maxLog2 · trials · 3 · keys = ${maxLog2} · ${trials} · 3 · ${keys})`,
+      budget('widthExperiment', () => `the work (maxLog2 · trials · 3 · keys = ${maxLog2} · ${trials} · 3 · ${keys})`,
         maxLog2 * trials * 3 * keys, 'maxExperimentWork');
       const [widths, maxUnscaled, entropyUnscaled, maxScaled, entropyScaled] =
         run(() => core._al_width_experiment(keys, maxLog2, trials, seed));
