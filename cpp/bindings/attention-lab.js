@@ -149,11 +149,12 @@ function entriesWithin(fn, what, rows, cols) {
   budget(fn, () => `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
 }
 
-// How a matrix's entries cross the boundary, by the type of its data. A float32 path adds
-// Float32Array here ({ bytes: 4, heap: 'HEAPF32' }) and its own raw exports; the staging and
-// the copy-out below already go by these fields and by the element type in the result table.
+// How a matrix's entries cross the boundary, by the type of its data: the staging and the
+// copy-out go by these fields and by the element type in the core's result table. float32 runs
+// attention on the core's float32 SIMD path; every other function takes float64 only.
 const PRECISIONS = Object.freeze({
   Float64Array: Object.freeze({ name: 'float64', bytes: 8, heap: 'HEAPF64' }),
+  Float32Array: Object.freeze({ name: 'float32', bytes: 4, heap: 'HEAPF32' }),
 });
 const ELEMENT_TYPES = ['HEAPF64', 'HEAPF32']; // the core's ElementType, as heap views
 const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
@@ -162,7 +163,7 @@ const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
  * Reads a matrix argument once: { rows, cols, data, length, precision }, length being the
  * typed array's real length. Later code uses only this record, never the caller's object.
  */
-function readMatrix(name, value) {
+function readMatrix(name, value, float32 = false) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got ${describe(value)}`);
   }
@@ -174,8 +175,8 @@ function readMatrix(name, value) {
   const data = read(value, 'data', name);
   const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
   const precision = PRECISIONS[kind];
-  if (!precision) {
-    const note = kind === 'Float32Array' ? ' (float32 input is not supported yet)' : '';
+  if (!precision || (precision.bytes === 4 && !float32)) {
+    const note = kind === 'Float32Array' ? ' (float32 is taken by attention only)' : '';
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
   }
   const length = realLength.call(data);
@@ -263,13 +264,14 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
 
   /** Copies the inputs into the reused input area, one after another; sets each one's address. */
   function stage(...inputs) {
-    let bytes = 0;
-    for (const input of inputs) bytes += input.length * input.precision.bytes;
+    let bytes = 0; // with room to align each input to its element size
+    for (const input of inputs) bytes += input.length * input.precision.bytes + 8;
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
     let address = base;
     for (const input of inputs) {
       if (input.length === 0) continue;
+      address = Math.ceil(address / input.precision.bytes) * input.precision.bytes;
       // Read the heap view afresh: reserving the area may have grown the memory.
       const heap = core[input.precision.heap];
       heap.set(input.data, address / input.precision.bytes);
@@ -356,7 +358,8 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     },
 
     /**
-     * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
+     * softmax(Q Kᵀ / (τ·scale)) V, in float64, or in float32 when Q, K and V all hold
+     * Float32Arrays (the results are Float32Arrays then). Options: tau (temperature, default 1), scale (divisor,
      * default 0 = √d_k), mask (null | 'causal' | 0/1 matrix), axis ('keys' the right one, or
      * 'queries' to normalise the columns, a common mistake shown on the page).
      * Returns { rawScores, scaledScores, weights, output }.
@@ -369,15 +372,20 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         throw new Error(`options.scale must be 0 (meaning √d_k) or a positive finite number, got ${describe(scale)}`);
       }
       const axis = choice('options.axis', o.axis, ['keys', 'queries'], 'keys');
-      const q = readMatrix('Q', Q);
-      const k = readMatrix('K', K);
-      const v = readMatrix('V', V);
+      const q = readMatrix('Q', Q, true);
+      const k = readMatrix('K', K, true);
+      const v = readMatrix('V', V, true);
+      if (k.precision !== q.precision || v.precision !== q.precision) {
+        throw new Error(`attention: Q, K and V must be all Float64Array or all Float32Array, got ${q.precision.name}, ${k.precision.name} and ${v.precision.name}`);
+      }
       const mask = readMask(o.mask);
       entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
       budget('attention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
       stage(q, k, v, mask.matrix);
       const m = mask.matrix;
-      return attentionResult(run(() => core._al_attention(
+      // Float32Array inputs run in float32 and come back as Float32Arrays.
+      const raw = q.precision.bytes === 4 ? core._al_attention_f32 : core._al_attention;
+      return attentionResult(run(() => raw(
         q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
         tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0)), 0);
     },

@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_f32.hpp"
 #include "attention_lab.hpp"
 #include "check.hpp"
 #include "limits.hpp"
@@ -40,8 +41,7 @@ using ConstMap = Eigen::Map<const Matrix>;
 
 constexpr int kFailed = -1;
 
-// Element types in the result table. Only float64 exists today; a float32 path adds its own
-// result list and kFloat32 entries, and the JS side already copies out by this field.
+// Element types in the result table; the JS side copies each result out by this field.
 enum ElementType : std::uint32_t { kFloat64 = 0, kFloat32 = 1 };
 
 // An input area kept between calls up to this size; a bigger one is freed after its call.
@@ -59,10 +59,12 @@ struct Boundary {
     table.reserve(4 * kReservedResults);
     names.reserve(kReservedResults);
     results.reserve(kReservedResults);
+    results_f32.reserve(4);
   }
 
   std::string error;                  // message of the last failed call
   std::vector<Matrix> results;        // results of the last call, until JS has copied them
+  std::vector<MatrixF> results_f32;   // the same for a float32 call (all its results are float32)
   std::vector<const char*> names;     // what each result is, for messages
   std::vector<std::uint32_t> table;   // (address, rows, cols, type) per result
   void* input = nullptr;              // the input area, reused across calls
@@ -84,6 +86,43 @@ void keep_row(const Values& values, const char* name) {
   keep(std::move(row), name);
 }
 
+void keep_f32(MatrixF&& m, const char* name) {
+  boundary.results_f32.push_back(std::move(m));
+  boundary.names.push_back(name);
+}
+
+void keep_attention(AttentionResultF&& r) {
+  keep_f32(std::move(r.raw_scores), "the raw scores Q Kᵀ");
+  keep_f32(std::move(r.scaled_scores), "the scaled scores");
+  keep_f32(std::move(r.weights), "the weights");
+  keep_f32(std::move(r.output), "the output");
+}
+
+// No result shows Infinity or NaN: inputs whose arithmetic passes the float range (entries
+// near ±1e308 in float64) are refused, whatever the core let through.
+template <typename Results>
+void all_results_finite(const Results& results, const char* precision) {
+  for (std::size_t r = 0; r < results.size(); ++r) {
+    const auto& m = results[r];
+    if (m.allFinite()) continue;
+    Eigen::Index i = 0, j = 0;
+    (!m.array().isFinite()).template cast<int>().maxCoeff(&i, &j);
+    throw std::invalid_argument(std::string(boundary.names[r]) + " overflows " + precision + ": entry (" +
+                                std::to_string(i) + ", " + std::to_string(j) + ") is " +
+                                check::number(static_cast<double>(m(i, j))) + "; the inputs are too large");
+  }
+}
+
+template <typename Results>
+void list_results(const Results& results, ElementType type) {
+  for (const auto& m : results) {
+    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
+    boundary.table.push_back(type);
+  }
+}
+
 void keep_attention(AttentionResult&& r) {
   keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
   keep(std::move(r.scaled_scores), "the scaled scores");
@@ -102,46 +141,37 @@ template <typename Body>
 int guarded(Body&& body) {
   boundary.error.clear();
   boundary.results.clear();
+  boundary.results_f32.clear();
   boundary.names.clear();
   try {
     body();
-    // No result shows Infinity or NaN: inputs whose arithmetic passes the float64 range
-    // (entries near ±1e308) are refused here, whatever the core let through.
-    for (std::size_t r = 0; r < boundary.results.size(); ++r) {
-      const Matrix& m = boundary.results[r];
-      if (m.allFinite()) continue;
-      Eigen::Index i = 0, j = 0;
-      (!m.array().isFinite()).cast<int>().maxCoeff(&i, &j);
-      throw std::invalid_argument(std::string(boundary.names[r]) + " overflows float64: entry (" + std::to_string(i) +
-                                  ", " + std::to_string(j) + ") is " + check::number(m(i, j)) +
-                                  "; the inputs are too large");
-    }
+    all_results_finite(boundary.results, "float64");
+    all_results_finite(boundary.results_f32, "float32");
   } catch (const std::bad_alloc&) {
     // The JS edge refuses any call over the work budget, so this is a last resort only.
     boundary.results.clear();
+    boundary.results_f32.clear();
     boundary.names.clear();
     boundary.error = "out of memory: the WebAssembly heap could not grow for this call";
     return kFailed;
   } catch (const std::exception& e) {
     boundary.results.clear();
+    boundary.results_f32.clear();
     boundary.names.clear();
     boundary.error = e.what();
     if (boundary.error.empty()) boundary.error = "the core failed without a message";
     return kFailed;
   } catch (...) {
     boundary.results.clear();
+    boundary.results_f32.clear();
     boundary.names.clear();
     boundary.error = "the core failed with an unknown exception";
     return kFailed;
   }
   boundary.table.clear();
-  for (const Matrix& m : boundary.results) {
-    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
-    boundary.table.push_back(kFloat64);
-  }
-  return static_cast<int>(boundary.results.size());
+  list_results(boundary.results, kFloat64);
+  list_results(boundary.results_f32, kFloat32);
+  return static_cast<int>(boundary.results.size() + boundary.results_f32.size());
 }
 
 // Mask kinds, as the JS layer sends them: 0 none, 1 causal, 2 the given 0/1 matrix.
@@ -183,6 +213,7 @@ EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
 // it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
   boundary.results.clear();  // frees every result's entries
+  boundary.results_f32.clear();
   boundary.names.clear();
   if (boundary.results.capacity() > kReservedResults || boundary.error.capacity() > kReservedMessage) {
     std::vector<Matrix>().swap(boundary.results);
@@ -232,6 +263,23 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
     options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
     keep_attention(attention(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(v, v_rows, v_cols),
                              options));
+  });
+}
+
+// The float32 path: the same call over Float32Array inputs, results in float32. The mask stays
+// a float64 0/1 matrix.
+EMSCRIPTEN_KEEPALIVE int al_attention_f32(const float* q, int q_rows, int q_cols, const float* k, int k_rows,
+                                          int k_cols, const float* v, int v_rows, int v_cols, double tau, double scale,
+                                          int mask_kind, const double* mask, int mask_rows, int mask_cols, int axis) {
+  using ConstMapF = Eigen::Map<const MatrixF>;
+  return guarded([&] {
+    AttentionOptions options;
+    options.temperature = tau;
+    options.scale = scale;
+    options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
+    options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
+    keep_attention(attention(ConstMapF(q, q_rows, q_cols), ConstMapF(k, k_rows, k_cols),
+                             ConstMapF(v, v_rows, v_cols), options));
   });
 }
 

@@ -18,6 +18,7 @@ before(async () => {
 
 const keys = () => matrix([[1, 0], [0, 1], [1, 1]]);
 const values = () => matrix([[1, 0], [0, 1], [0.5, 0.5]]);
+const f32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
 const close = (actual, expected, tolerance, what) =>
   assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: ${actual} is not within ${tolerance} of ${expected}`);
 
@@ -52,6 +53,15 @@ const cases = {
     fail: () => lab.attention(matrix([[1, 0, 0]]), keys(), values()),
     pattern: /Q \(1x3\) and K \(3x2\) must have the same number of columns/,
     check: () => close(at(lab.attention(matrix([[1, 0]]), keys(), values()).weights, 0, 1), 0.198, 5e-4, 'weight 1'),
+  },
+  'attention (float32)': {
+    fail: () => lab.attention(f32(matrix([[1, 0, 0]])), f32(keys()), f32(values())),
+    pattern: /Q \(1x3\) and K \(3x2\) must have the same number of columns/,
+    check: () => {
+      const weights = lab.attention(f32(matrix([[1, 0]])), f32(keys()), f32(values())).weights;
+      assert.ok(weights.data instanceof Float32Array);
+      close(at(weights, 0, 1), 0.198, 5e-4, 'weight 1');
+    },
   },
   softmax: {
     fail: () => lab.softmax(matrix([[1, 2]]), { mask: matrix([[0, 0]]) }),
@@ -211,7 +221,7 @@ describe('lengths are the typed arrays\' own, never a redefined property', () =>
     const fake = Object.create(Float64Array.prototype);
     assert.throws(() => lab.sums({ rows: 1, cols: 1, data: fake }), /matrix: expected \{ rows, cols, data: Float64Array \}, got data as an object/);
     assert.throws(() => lab.sums({ rows: 1, cols: 2, data: [1, 2] }), /got data as an array of 2 entries/);
-    assert.throws(() => lab.sums({ rows: 1, cols: 2, data: new Float32Array(2) }), /got data as a Float32Array of 2 entries \(float32 input is not supported yet\)/);
+    assert.throws(() => lab.sums({ rows: 1, cols: 2, data: new Float32Array(2) }), /got data as a Float32Array of 2 entries \(float32 is taken by attention only\)/);
   });
 
   test('a view of the WebAssembly heap itself, or a subarray, is read by its own length and offset', () => {

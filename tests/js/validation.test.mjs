@@ -91,7 +91,9 @@ describe('counts and types are checked, with the limit', () => {
     assert.throws(() => lab.cost({ n: 1e200, dModel: 768 }),
       /^Error: n must be at most 2\^53 = 9007199254740992, the largest count a JavaScript number holds exactly, got 1e\+200$/);
     assert.throws(() => lab.layerComparison({ n: 1e200, d: 768 }), /n must be at most 2\^53/);
-    assert.ok(Number.isFinite(lab.cost({ n: 2 ** 53, dModel: 768 }).qkMacs));
+    // 2^53 itself passes the edge; the core then refuses counts that would pass 2^53.
+    assert.throws(() => lab.cost({ n: 2 ** 53, dModel: 768 }), /multiply-adds n·m·d_model = .* passes 2\^53/);
+    assert.equal(lab.cost({ n: 2 ** 20, dModel: 768 }).qkMacs, 2 ** 40 * 768);
   });
 
   test('causalMask(3e9) names the size it got and the limit', () => {
@@ -155,5 +157,33 @@ describe('a work budget: refused before it starts, and big calls give their memo
     for (let j = 0; j < n; j++) sum += at(r.weights, 5, j);
     assert.ok(Math.abs(sum - 1) < 1e-12, `row 5 sums to ${sum}`);
     assert.equal(r.weights.data.length, n * n);
+  });
+});
+
+describe('a Float32Array runs attention in float32', () => {
+  const f32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
+  const random = (rows, cols, seed) => {
+    let x = seed;
+    return { rows, cols, data: Float64Array.from({ length: rows * cols }, () => { x = (x * 16807) % 2147483647; return x / 2147483647 - 0.5; }) };
+  };
+
+  test('its results are Float32Arrays within 1e-5 of float64, masks and options included', () => {
+    const [Q, K, V] = [random(8, 16, 1), random(8, 16, 2), random(8, 16, 3)];
+    for (const options of [undefined, { mask: 'causal', tau: 0.5 }, { axis: 'queries' }]) {
+      const exact = lab.attention(Q, K, V, options);
+      const fast = lab.attention(f32(Q), f32(K), f32(V), options);
+      for (const key of ['rawScores', 'scaledScores', 'weights', 'output']) {
+        assert.ok(fast[key].data instanceof Float32Array, key);
+        assert.equal(fast[key].data.buffer.byteLength, fast[key].data.byteLength, `${key} owns its buffer`);
+        const largest = Math.max(...exact[key].data.map(Math.abs));
+        exact[key].data.forEach((e, i) => assert.ok(Math.abs(fast[key].data[i] - e) <= 1e-5 * largest, `${key}[${i}]`));
+      }
+    }
+  });
+
+  test('mixed precisions and float32 elsewhere are refused by name', () => {
+    assert.throws(() => lab.attention(f32(q()), keys(), values()),
+      /attention: Q, K and V must be all Float64Array or all Float32Array, got float32, float64 and float64/);
+    assert.throws(() => lab.softmax(f32(q())), /logits: expected .*, got data as a Float32Array of 2 entries \(float32 is taken by attention only\)/);
   });
 });
