@@ -13,6 +13,8 @@ import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
 const session = useBrowser();
 const nodeLab = await loadLab();
 const HEADER = new URL('../../cpp/teaching/attend_one.hpp', import.meta.url);
+// The numbers are covered until checked by default; tests that read them switch the cover off.
+const UNCOVERED = '?by-hand.hide=0';
 
 function byHandFigure(page) {
   const figure = page.locator('#figure-by-hand');
@@ -47,8 +49,8 @@ function assertClose(actual, expected, tolerance, what) {
   actual.forEach((a, i) => assert.ok(Math.abs(a - expected[i]) <= tolerance, `${what}[${i}] = ${a}, expected ${expected[i]} ± ${tolerance}`));
 }
 
-test('by default the page shows the lesson\'s worked example: weights 0.401/0.198/0.401, output 0.602/0.398', async () => {
-  const { page, problems } = await session.openPage();
+test('with the cover off the figure shows the lesson\'s worked example: weights 0.401/0.198/0.401, output 0.602/0.398', async () => {
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   assert.equal(await page.getByRole('heading', { level: 2, name: 'One query, by hand' }).count(), 1);
   assert.equal(await view.field('q x').inputValue(), '1');
@@ -64,7 +66,7 @@ test('by default the page shows the lesson\'s worked example: weights 0.401/0.19
 });
 
 test('the sharper query preset q = [4, 0] gives weights 0.49/0.03/0.49 and output 0.73/0.27', async () => {
-  const { page, problems } = await session.openPage();
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   await view.preset('sharper query q = [4, 0]').click();
   assert.equal(await view.field('q x').inputValue(), '4');
@@ -79,7 +81,7 @@ test('the sharper query preset q = [4, 0] gives weights 0.49/0.03/0.49 and outpu
 });
 
 test('typing q x = 4 into its field gives the same numbers as the preset', async () => {
-  const { page, problems } = await session.openPage();
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   await view.field('q x').fill('4');
   assertClose(await rowNumbers(view.row('weights')), [0.49, 0.03, 0.49], 0.005, 'weights');
@@ -91,7 +93,7 @@ test('typing q x = 4 into its field gives the same numbers as the preset', async
   assert.deepEqual(problems, []);
 });
 
-test('a right prediction is confirmed and a wrong one is flagged with the core\'s value', async () => {
+test('a right prediction is confirmed; a wrong one gets a direction and a retry before the answer', async () => {
   const { page, problems } = await session.openPage();
   const view = byHandFigure(page);
   await view.next.click();
@@ -101,26 +103,38 @@ test('a right prediction is confirmed and a wrong one is flagged with the core\'
   await view.field('your weight 2').fill('0.5');
   await view.field('your weight 3').fill('0.41');
   await view.check.click();
-  const lines = await view.feedback.getByRole('listitem').allInnerTexts();
-  assert.equal(lines.length, 3);
+  let lines = await view.feedback.getByRole('listitem').allInnerTexts();
   assert.match(lines[0], /^weight 1: Right: you said 0\.4, the core gets 0\.401\.$/);
-  assert.match(lines[1], /^weight 2: Wrong: you said 0\.5, the core gets 0\.198\.$/);
+  assert.match(lines[1], /^weight 2: Wrong: you said 0\.5, too high\. Try again\.$/);
   assert.match(lines[2], /^weight 3: Right/);
+  assert.doesNotMatch(lines.join(' '), /0\.198/, 'a wrong try does not give the value away');
+  assert.ok((await view.row('weights').innerText()).includes('?'), 'the step stays covered');
 
-  // Step 1, through the tab list this time; "close" sits between right and wrong.
+  // The second try is right: the step uncovers.
+  await view.field('your weight 2').fill('0.2');
+  await view.check.click();
+  lines = await view.feedback.getByRole('listitem').allInnerTexts();
+  assert.match(lines[1], /^weight 2: Right: you said 0\.2, the core gets 0\.198\.$/);
+  assert.deepEqual(await rowNumbers(view.row('weights')), [0.401, 0.198, 0.401]);
+
+  // Step 1: 0.03 for a score of 0 is not close (the tolerance fits the quantity); Show the answer tells.
   await view.tab(1).click();
   await view.field('your q·k1').fill('1');
   await view.field('your q·k2').fill('0.03');
   await view.check.click();
   const first = await view.feedback.getByRole('listitem').allInnerTexts();
   assert.match(first[0], /Right/);
-  assert.match(first[1], /Close \(within ±0\.05\): you said 0\.03, the core gets 0\.000/);
-  assert.match(first[2], /no guess; the core gets 1\.000/);
+  assert.match(first[1], /Wrong: you said 0\.03, too high/);
+  assert.match(first[2], /no guess yet/);
+  await view.figure.getByRole('button', { name: 'Show the answer' }).filter({ visible: true }).click();
+  const told = await view.feedback.getByRole('listitem').allInnerTexts();
+  assert.match(told[1], /the core gets 0\.000/);
+  assert.match(told[2], /no guess; the core gets 1\.000/);
   assert.deepEqual(problems, []);
 });
 
 test('the code lines of the current step are highlighted, and the code is the header\'s function', async () => {
-  const { page, problems } = await session.openPage();
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   const header = await readFile(HEADER, 'utf8');
   const expected = header.slice(header.indexOf('\n', header.indexOf('// page-code-begin')) + 1, header.indexOf('// page-code-end'));
@@ -146,7 +160,7 @@ test('the code lines of the current step are highlighted, and the code is the he
 });
 
 test('the "every token as query" preset shows the 3 × 3 table: token 3 gets 0.248/0.248/0.504 and output [0.5, 0.5]', async () => {
-  const { page, problems } = await session.openPage({ search: '?by-hand.qx=3' });
+  const { page, problems } = await session.openPage({ search: `${UNCOVERED}&by-hand.qx=3` });
   const view = byHandFigure(page);
   const grid = view.figure.getByRole('grid', { name: 'weights of every token over every token' });
   assert.equal(await grid.isVisible(), false, 'the table is hidden until asked for');
@@ -168,7 +182,7 @@ test('the "every token as query" preset shows the 3 × 3 table: token 3 gets 0.2
 });
 
 test('dragging the tip of q changes the weights; the arrow keys move a focused tip', async () => {
-  const { page, problems } = await session.openPage();
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   const tip = view.figure.getByRole('slider', { name: 'tip of q' });
   await tip.scrollIntoViewIfNeeded();
@@ -200,7 +214,7 @@ test('dragging the tip of q changes the weights; the arrow keys move a focused t
 });
 
 test('the additive score shown is what the core computes, and it changes with q', async () => {
-  const { page, problems } = await session.openPage();
+  const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   const constants = view.figure.locator('.by-hand-constants');
   const W = matrix(JSON.parse(await constants.getAttribute('data-w')));
@@ -234,25 +248,40 @@ test('the additive score shown is what the core computes, and it changes with q'
   assert.deepEqual(problems, []);
 });
 
-test('covering the numbers hides the current step until it is checked', async () => {
+test('covered by default: no prompt shows an earlier unchecked answer, and checking a step uncovers only it', async () => {
   const { page, problems } = await session.openPage();
   const view = byHandFigure(page);
-  await view.figure.getByLabel('Cover the numbers I have not checked yet').check();
+  assert.equal(await view.figure.getByLabel('Cover the numbers I have not checked yet').isChecked(), true,
+    'a first-time reader is asked before being told');
+  for (const row of ['dot products', 'scaled scores', 'weights', 'output']) {
+    assert.doesNotMatch(await view.row(row).innerText(), /\d\.\d{3}/, `${row} row covered`);
+  }
   await view.next.click();
-  await view.next.click(); // step 3: softmax
-  assert.deepEqual(await rowNumbers(view.row('scaled scores')), [0.707, 0, 0.707], 'earlier steps stay visible');
-  assert.equal((await view.row('weights').innerText()).includes('?'), true);
-  assert.equal((await view.row('output').innerText()).includes('?'), true);
-  await view.field('your weight 1').fill('0.4');
+  await view.next.click(); // step 3: softmax, with steps 1 and 2 unchecked
+  const working3 = await view.figure.getByRole('list', { name: 'working of step 3' }).innerText();
+  assert.doesNotMatch(working3, /0\.707/, `step 3's prompt must not show step 2's scores: ${working3}`);
+  assert.match(await view.figure.getByText(/Step 2 is still covered/).innerText(), /your own step-2 numbers/);
+  await view.next.click(); // step 4
+  const working4 = await view.figure.getByRole('list', { name: 'working of step 4' }).innerText();
+  assert.doesNotMatch(working4, /0\.401|0\.198/, `step 4's prompt must not show step 3's weights: ${working4}`);
+
+  // Checking step 4 right uncovers step 4 alone: step 3 and its row stay "?".
+  await view.field('your output x').fill('0.602');
+  await view.field('your output y').fill('0.398');
   await view.check.click();
-  assert.deepEqual(await rowNumbers(view.row('weights')), [0.401, 0.198, 0.401], 'checking reveals the step');
-  assert.equal((await view.row('output').innerText()).includes('?'), true, 'the next step stays covered');
-  await page.waitForFunction(() => location.search.includes('by-hand.hide=1') && location.search.includes('by-hand.step=3'));
+  assertClose(await rowNumbers(view.row('output')), [0.602, 0.398], 0.0005, 'output uncovered');
+  assert.ok((await view.row('weights').innerText()).includes('?'), 'the weights stay covered');
+  await view.tab(3).click();
+  assert.doesNotMatch(await view.figure.getByRole('list', { name: 'working of step 3' }).innerText(), /0\.401/);
+  // Switching the cover off shows everything.
+  await view.figure.getByLabel('Cover the numbers I have not checked yet').uncheck();
+  assert.deepEqual(await rowNumbers(view.row('weights')), [0.401, 0.198, 0.401]);
+  await page.waitForFunction(() => location.search.includes('by-hand.hide=0'));
   assert.deepEqual(problems, []);
 });
 
 test('a link restores the vectors and the step; out-of-range values are clamped with a notice', async () => {
-  const restored = await session.openPage({ search: '?by-hand.qx=4&by-hand.step=4' });
+  const restored = await session.openPage({ search: `${UNCOVERED}&by-hand.qx=4&by-hand.step=4` });
   let view = byHandFigure(restored.page);
   assertClose(await rowNumbers(view.row('output')), [0.73, 0.27], 0.005, 'output');
   assert.equal(await view.tab(4).getAttribute('aria-selected'), 'true');
@@ -266,7 +295,7 @@ test('a link restores the vectors and the step; out-of-range values are clamped 
 });
 
 test('the figure fits a 375 px phone screen', async () => {
-  const { page, problems } = await session.openPage({ contextOptions: PHONE });
+  const { page, problems } = await session.openPage({ search: UNCOVERED, contextOptions: PHONE });
   const view = byHandFigure(page);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);

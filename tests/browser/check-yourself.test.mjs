@@ -22,6 +22,12 @@ async function answer(item, values) {
   return item.getByRole('status').innerText();
 }
 
+/** Presses a question's "Show the answer" and returns the feedback text. */
+async function showAnswer(item) {
+  await item.getByRole('button', { name: 'Show the answer' }).click();
+  return item.getByRole('status').innerText();
+}
+
 test('the shape question: 10 × 10 is right, 10 × 2 is not', async () => {
   const { page, problems } = await session.openPage();
   const item = checkFigure(page).question(/shape of the weight matrix/);
@@ -30,8 +36,11 @@ test('the shape question: 10 × 10 is right, 10 × 2 is not', async () => {
   assert.match(feedback, /is 10 × 10: one row of weights for each query/);
 
   feedback = await answer(item, { rows: '10', columns: '2' });
-  assert.match(feedback, /^Not yet\./);
-  assert.match(feedback, /rows: right \(you said 10, the core gets 10\)/);
+  assert.match(feedback, /^Not yet\. Try again/);
+  assert.match(feedback, /rows: right \(you said 10\)/);
+  assert.match(feedback, /columns: wrong \(you said 2: too low\)/);
+  assert.doesNotMatch(feedback, /core gets|10 × 10/, 'a wrong try keeps the answer back');
+  feedback = await showAnswer(item);
   assert.match(feedback, /columns: wrong \(you said 2, the core gets 10\)/);
   assert.deepEqual(problems, []);
 });
@@ -49,8 +58,11 @@ test('attention for q = [1, 0]: the lesson\'s rounded answer is right, a flat gu
     'weight 1': '0.333', 'weight 2': '0.333', 'weight 3': '0.333', 'output x': '0.5', 'output y': '0.5',
   });
   assert.match(feedback, /^Not yet\./);
+  assert.match(feedback, /weight 2: wrong \(you said 0\.333: too high\)/);
+  assert.match(feedback, /output x: wrong \(you said 0\.5: too low\)/);
+  assert.doesNotMatch(feedback, /0\.198|0\.602/);
+  feedback = await showAnswer(item);
   assert.match(feedback, /weight 2: wrong \(you said 0\.333, the core gets 0\.198\)/);
-  assert.match(feedback, /output x: wrong \(you said 0\.5, the core gets 0\.602\)/);
   assert.deepEqual(problems, []);
 });
 
@@ -63,19 +75,24 @@ test('scaled scores for q = [4, 0]: 2.83, 0, 2.83 is right; forgetting the √2 
 
   feedback = await answer(item, { 'scaled score 1': '4', 'scaled score 2': '0', 'scaled score 3': '4' });
   assert.match(feedback, /^Not yet\./);
-  assert.match(feedback, /scaled score 1: wrong \(you said 4, the core gets 2\.828\)/);
+  assert.match(feedback, /scaled score 1: wrong \(you said 4: too high\)/);
   assert.match(feedback, /scaled score 2: right/);
   assert.deepEqual(problems, []);
 });
 
-test('the weight left on k2 for q = [4, 0]: 0.03 is right, 0.2 is wrong, 0.07 is close', async () => {
+test('the weight left on k2 for q = [4, 0]: 0 is wrong, not close; a retry comes before the answer', async () => {
   const { page, problems } = await session.openPage();
   const item = checkFigure(page).question(/how much weight is left on the key k2/);
-  assert.match(await answer(item, { 'weight on k2': '0.03' }), /^Right\./);
-  const wrong = await answer(item, { 'weight on k2': '0.2' });
-  assert.match(wrong, /^Not yet\./);
-  assert.match(wrong, /the core gets 0\.029/);
-  assert.match(await answer(item, { 'weight on k2': '0.07' }), /^Close\./);
+  // "No weight at all" is the misconception this question is about: the true value is 0.029.
+  const zero = await answer(item, { 'weight on k2': '0' });
+  assert.match(zero, /^Not yet\. Try again/);
+  assert.match(zero, /weight on k2: wrong \(you said 0: too low\)/);
+  assert.doesNotMatch(zero, /0\.029/, 'the first wrong try does not give the answer away');
+  assert.match(await answer(item, { 'weight on k2': '0.2' }), /^Not yet\./);
+  assert.match(await answer(item, { 'weight on k2': '0.025' }), /^Close\./);
+  const second = await answer(item, { 'weight on k2': '0.03' });
+  assert.match(second, /^Right\./);
+  assert.match(second, /the core gets 0\.029/);
   assert.deepEqual(problems, []);
 });
 
@@ -85,9 +102,10 @@ test('doubling the sentence: 4 times as many scores is right, 2 is wrong', async
   assert.match(await answer(item, { 'times as many': '4' }), /^Right\./);
   const wrong = await answer(item, { 'times as many': '2' });
   assert.match(wrong, /^Not yet\./);
-  assert.match(wrong, /the core gets 4\)/);
+  assert.match(wrong, /times as many: wrong \(you said 2: too low\)/);
   // An empty answer is reported, not treated as zero.
-  assert.match(await answer(item, { 'times as many': '' }), /times as many: no answer \(the core gets 4\)/);
+  assert.match(await answer(item, { 'times as many': '' }), /times as many: no answer$/m);
+  assert.match(await showAnswer(item), /times as many: no answer \(the core gets 4\)/);
   assert.deepEqual(problems, []);
 });
 

@@ -315,7 +315,7 @@ const REGISTERED = {
 
 /** Other settings change which matrices are offered and how they are labelled. */
 const VARIANT = {
-  search: '?heads.k=3&roles.kind=cross&roles.head=4-1&by-hand.table=1&mistakes.kind=swap-kv&lookup.tie=1',
+  search: '?heads.k=3&roles.kind=cross&roles.head=4-1&by-hand.table=1&by-hand.hide=0&mistakes.kind=swap-kv&lookup.tie=1',
   expected: {
     lookup: REGISTERED.lookup,
     'by-hand': {
@@ -388,7 +388,9 @@ async function checkRegistered(page, expected, { everyFigure }) {
 const entries = (json) => json.values.flat();
 
 test('every figure offers the scores and outputs it computes as CSV and JSON, with labelled rows and columns', async () => {
-  const { page, problems } = await session.openPage({ contextOptions: CLIPBOARD });
+  // by-hand covers its numbers until they are checked (and exports a covered step empty):
+  // switched off here, as a reader who has seen them.
+  const { page, problems } = await session.openPage({ search: '?by-hand.hide=0', contextOptions: CLIPBOARD });
   const plain = await checkRegistered(page, REGISTERED, { everyFigure: true });
   // A few numbers the lesson ties together: Q Kᵀ over √16 is what the temperature figure
   // scales (τ = 1), and the heads' raw scores add up to the full-width head's.

@@ -53,6 +53,10 @@ test('code lines carry their step; judging and the window', () => {
   assert.equal(judge(0.705, 0.7071), 'right');
   assert.equal(judge(0.74, 0.7071), 'close');
   assert.equal(judge(1, 0.7071), 'wrong');
+  // The tolerance fits the quantity: the sharper query leaves 0.029 on k2.
+  assert.equal(judge(0.03, 0.029), 'right');
+  assert.equal(judge(0.025, 0.029), 'close');
+  assert.equal(judge(0, 0.029), 'wrong', '"no weight at all" is the misconception, not close');
   assert.deepEqual(fitWindow([[1, 0], [0, 1]]), { low: -1, high: 2 });
   assert.deepEqual(fitWindow([[4, -4]]), { low: -5, high: 5 });
 });

@@ -1,16 +1,17 @@
 // Figure "Check yourself": questions with a number for an answer. The learner types an
 // answer and presses Check; the page runs the same computation on the WebAssembly core and
-// says whether the answer is right, close or wrong, giving the core's value. No answer is
-// stored in the page: every expected value is computed when Check is pressed.
+// says whether each answer is right, close or wrong (too high, too low). The core's values
+// and the explanation come once every answer is right or the learner presses "Show the
+// answer", so a wrong first try leaves room for a second. No answer is stored in the page:
+// every expected value is computed when Check is pressed.
 // (The questions answered in words, with sample answers, are plain HTML beside the figure.)
 
 import { matrix, row } from '#attention-lab';
 import { formatFixed, formatSignificant } from '../lib/format/index.js';
 import { parseNumber } from '../lib/controls/number-field.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { GRADING_RULE, direction, grade } from '../lib/controls/grade.js';
 
-const RIGHT_WITHIN = 0.01; // an answer this close to the core's value is right
-const CLOSE_WITHIN = 0.05; // … and this close is close
 
 // The worked example of the "by hand" section: d_k = 2.
 const KEYS = [[1, 0], [0, 1], [1, 1]];
@@ -79,15 +80,6 @@ function questions(lab) {
   ];
 }
 
-function verdictOf(guess, truth, exact) {
-  if (guess === null) return 'none';
-  const error = Math.abs(guess - truth);
-  if (exact) return error < 1e-9 ? 'right' : 'wrong';
-  if (error <= RIGHT_WITHIN + 1e-12) return 'right';
-  if (error <= CLOSE_WITHIN + 1e-12) return 'close';
-  return 'wrong';
-}
-
 /** This figure keeps nothing in the link: its answers are typed fresh each time. */
 export const SETTINGS = {};
 
@@ -95,7 +87,7 @@ export function mount(element, { lab }) {
   const body = htmlElement('div', { class: 'figure-body check-yourself' });
   element.insertBefore(body, element.querySelector('figcaption'));
   htmlElement('p', { class: 'check-yourself-tolerance' },
-    `Decimals count as right within \u00b1${RIGHT_WITHIN} of the core's value and as close within \u00b1${CLOSE_WITHIN}; shapes and counts must be exact.`, body);
+    `${GRADING_RULE} Shapes and counts must be exact.`, body);
   const list = htmlElement('ol', { class: 'check-yourself-list' }, null, body);
 
   for (const question of questions(lab)) {
@@ -111,10 +103,10 @@ export function mount(element, { lab }) {
     });
     const buttonLine = htmlElement('p', { class: 'check-yourself-buttons' }, null, form);
     htmlElement('button', { type: 'submit', class: 'check-yourself-button' }, 'Check', buttonLine);
+    const showAnswer = htmlElement('button', { type: 'button', class: 'check-yourself-button' }, 'Show the answer', buttonLine);
     const feedback = htmlElement('div', { class: 'check-yourself-feedback', role: 'status' }, null, item);
 
-    form.addEventListener('submit', (event) => {
-      event.preventDefault();
+    const respond = (reveal) => {
       feedback.replaceChildren();
       let truth;
       try {
@@ -123,20 +115,35 @@ export function mount(element, { lab }) {
         htmlElement('p', { class: 'figure-error' }, `The core could not compute the answer: ${error.message}`, feedback);
         return;
       }
-      const verdicts = inputs.map((input, j) => verdictOf(parseNumber(input.value), truth[j], question.exact));
+      const guesses = inputs.map((input) => parseNumber(input.value));
+      const verdicts = guesses.map((guess, j) => grade(guess, truth[j], { exact: question.exact }));
       const all = verdicts.every((v) => v === 'right');
-      const summary = all ? 'Right.' : verdicts.every((v) => v === 'right' || v === 'close') ? 'Close.' : 'Not yet.';
+      const told = all || reveal;
+      let summary = 'Right.';
+      if (!all) {
+        const near = verdicts.every((v) => v === 'right' || v === 'close');
+        summary = `${near ? 'Close.' : 'Not yet.'} ${reveal ? 'Here is the answer.' : 'Try again, or press Show the answer.'}`;
+      }
       const summaryLine = htmlElement('p', { class: `check-yourself-summary check-yourself-${all ? 'right' : 'wrong'}` }, summary, feedback);
       summaryLine.dataset.verdict = all ? 'right' : 'wrong';
       const details = htmlElement('ul', { class: 'check-yourself-verdicts' }, null, feedback);
       verdicts.forEach((verdict, j) => {
         const word = { right: 'right', close: 'close', wrong: 'wrong', none: 'no answer' }[verdict];
         const shown = question.exact ? formatSignificant(truth[j], 6) : fmt(truth[j]);
-        const guess = parseNumber(inputs[j].value);
-        const said = guess === null ? '' : `you said ${formatSignificant(guess, 6)}, `;
-        htmlElement('li', { class: `check-yourself-verdict-${verdict}` }, `${question.fields[j]}: ${word} (${said}the core gets ${shown})`, details);
+        const guess = guesses[j];
+        const said = guess === null ? '' : `you said ${formatSignificant(guess, 6)}`;
+        let text;
+        if (told) text = `${question.fields[j]}: ${word} (${said ? `${said}, ` : ''}the core gets ${shown})`;
+        else if (verdict === 'right' || verdict === 'none') text = `${question.fields[j]}: ${word}${said ? ` (${said})` : ''}`;
+        else text = `${question.fields[j]}: ${word} (${said}: ${direction(guess, truth[j])})`;
+        htmlElement('li', { class: `check-yourself-verdict-${verdict}` }, text, details);
       });
-      htmlElement('p', { class: 'check-yourself-explain' }, question.explain(truth), feedback);
+      if (told) htmlElement('p', { class: 'check-yourself-explain' }, question.explain(truth), feedback);
+    };
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      respond(false);
     });
+    showAnswer.addEventListener('click', () => respond(true));
   }
 }

@@ -57,10 +57,14 @@ export function mount(element, { lab, state }) {
   hideBox.addEventListener('change', () => state.set(`${NAME}.hide`, hideBox.checked ? 1 : 0));
 
   // --- shared state of the parts -------------------------------------------------------------
-  const revealed = new Set(); // steps whose numbers were checked while covered
+  const revealed = new Set(); // steps the learner has got right, or asked the answer of
   let result = null; // the core's answer for the current vectors (null after a failure)
-  /** Whether step s (1-based) must be shown as "?" because the learner has not checked it yet. */
-  const covered = (s) => state.get(`${NAME}.hide`) === 1 && s >= state.get(`${NAME}.step`) && !revealed.has(s);
+  /**
+   * Whether step s (1-based) must be shown as "?": covering is on and the learner has neither
+   * got it right nor asked for it. Moving on to a later step uncovers nothing, and revealing
+   * one step uncovers only that step, so no prompt gives away an earlier unchecked answer.
+   */
+  const covered = (s) => state.get(`${NAME}.hide`) === 1 && !revealed.has(s);
 
   // For the Export menu: the one-query result; a step still covered by "?" exports empty.
   const keyLabels = KEY_IDS.map((id) => `key ${id.slice(1)}`);
@@ -79,7 +83,7 @@ export function mount(element, { lab, state }) {
   const stepper = createStepper(panels, {
     state,
     getResult: () => result,
-    onChecked: (step) => {
+    onRevealed: (step) => {
       revealed.add(step);
       render();
     },

@@ -3,6 +3,7 @@
 // change. Tested under node (tests/js/by-hand-model.test.mjs).
 
 import { matrix, row } from '#attention-lab';
+import { grade } from '../../lib/controls/grade.js';
 import { formatFixed, formatSignificant } from '../../lib/format/index.js';
 
 export const NAME = 'by-hand';
@@ -10,8 +11,6 @@ export const MIN = -4; // smallest component a vector may have
 export const MAX = 4; // largest component
 const WINDOW_LOW = -1; // the planes always show at least [-1, 2] × [-1, 2], …
 const WINDOW_HIGH = 2; // … and grow (between drags) to fit every vector with half a unit to spare
-export const RIGHT_WITHIN = 0.01; // a prediction this close to the core's value is right
-export const CLOSE_WITHIN = 0.05; // … and this close is close
 
 // The lesson's worked example: d_k = 2, three keys and three values.
 export const VECTORS = [
@@ -74,7 +73,8 @@ export const SETTINGS = {
   ]))),
   [`${NAME}.step`]: { type: 'integer', min: 1, max: STEPS.length, default: 1 },
   [`${NAME}.table`]: { type: 'integer', min: 0, max: 1, default: 0 },
-  [`${NAME}.hide`]: { type: 'integer', min: 0, max: 1, default: 0 },
+  // Covered by default: a first-time reader is asked before being told.
+  [`${NAME}.hide`]: { type: 'integer', min: 0, max: 1, default: 1 },
 };
 
 export const clamp = (value) => Math.min(MAX, Math.max(MIN, value));
@@ -101,12 +101,9 @@ export function codeLines(header) {
   });
 }
 
-/** "Right", "Close" or "Wrong" for a guess against the core's value. */
+/** "right", "close" or "wrong" for a guess against the core's value (lib/controls/grade.js). */
 export function judge(guess, truth) {
-  const error = Math.abs(guess - truth);
-  if (error <= RIGHT_WITHIN + 1e-12) return 'right';
-  if (error <= CLOSE_WITHIN + 1e-12) return 'close';
-  return 'wrong';
+  return grade(guess, truth);
 }
 
 /**

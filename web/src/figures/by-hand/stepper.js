@@ -4,16 +4,18 @@
 import { parseNumber } from '../../lib/controls/number-field.js';
 import { scrollableWhenOverflowing } from '../../lib/dom/scroll-region.js';
 import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
+import { GRADING_RULE, direction } from '../../lib/controls/grade.js';
 import {
-  CLOSE_WITHIN, KEY_IDS, NAME, RIGHT_WITHIN, STEPS, fmt, fmtComponent, fmtVector, judge, truthOf,
+  KEY_IDS, NAME, STEPS, fmt, fmtComponent, fmtVector, judge, truthOf,
 } from './model.js';
 
 /**
- * Builds the stepper into `parent`. onChecked(step) runs after the learner checked the
- * predictions of a step (1-based), so the figure can uncover its numbers.
- * Returns { render(step), renderWorking(result, covered), clearFeedback(), check(index) }.
+ * Builds the stepper into `parent`. onRevealed(step) runs when the learner has earned a step's
+ * numbers (1-based): every prediction right, or "Show the answer" pressed. A check that is not
+ * all right grades each guess (right, close, too high, too low) without giving the value, so
+ * the learner can try again. Returns { render(step), renderWorking(result, covered), clearFeedback() }.
  */
-export function createStepper(parent, { state, getResult, onChecked }) {
+export function createStepper(parent, { state, getResult, onRevealed }) {
   const stepKey = `${NAME}.step`;
   const right = htmlElement('div', { class: 'figure-panel by-hand-steps' }, null, parent);
   const stepNav = htmlElement('div', { class: 'by-hand-step-nav' }, null, right);
@@ -50,6 +52,8 @@ export function createStepper(parent, { state, getResult, onChecked }) {
     const panel = htmlElement('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'by-hand-step-panel' }, null, right);
     htmlElement('p', { class: 'by-hand-step-text' }, step.text, panel);
     const working = htmlElement('ul', { class: 'by-hand-working', 'aria-label': `working of step ${index + 1}` }, null, panel);
+    // Shown when this step's working needs an earlier step that is still covered.
+    const waiting = htmlElement('p', { class: 'by-hand-waiting', hidden: '' }, null, panel);
     const form = htmlElement('form', { class: 'by-hand-predict', novalidate: '' }, null, panel);
     const fieldset = htmlElement('fieldset', {}, null, form);
     htmlElement('legend', {}, 'Predict, then check', fieldset);
@@ -61,14 +65,15 @@ export function createStepper(parent, { state, getResult, onChecked }) {
     });
     const buttons = htmlElement('p', { class: 'by-hand-button-row' }, null, fieldset);
     htmlElement('button', { type: 'submit', class: 'by-hand-button by-hand-primary' }, 'Check', buttons);
-    htmlElement('p', { class: 'by-hand-tolerance' },
-      `Right means within \u00b1${RIGHT_WITHIN} of the core's value, close within \u00b1${CLOSE_WITHIN}.`, fieldset);
+    const showAnswer = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Show the answer', buttons);
+    htmlElement('p', { class: 'by-hand-tolerance' }, GRADING_RULE, fieldset);
     const feedback = htmlElement('ul', { class: 'by-hand-feedback', 'aria-live': 'polite', 'aria-label': `feedback on step ${index + 1}` }, null, form);
     form.addEventListener('submit', (event) => {
       event.preventDefault();
-      check(index, guessInputs, feedback);
+      check(index, guessInputs, feedback, false);
     });
-    stepPanels.push({ panel, working, feedback });
+    showAnswer.addEventListener('click', () => check(index, guessInputs, feedback, true));
+    stepPanels.push({ panel, working, waiting, feedback });
   });
 
   // The running table: all four steps for the current query, the current one outlined.
@@ -89,27 +94,39 @@ export function createStepper(parent, { state, getResult, onChecked }) {
     return { tr, cells };
   });
 
-  function check(index, inputs, feedback) {
+  /**
+   * Grades the guesses of step `index` (0-based). The core's values are given only when every
+   * guess is right or `reveal` is set (the "Show the answer" button); otherwise each line says
+   * right, close or wrong with a direction, and the learner may try again.
+   */
+  function check(index, inputs, feedback, reveal) {
     const result = getResult();
     if (!result) return;
     const truth = truthOf(result, index);
+    const guesses = inputs.map((input) => parseNumber(input.value));
+    const verdicts = guesses.map((guess, j) => (guess === null ? 'none' : judge(guess, truth[j])));
+    const earned = reveal || verdicts.every((v) => v === 'right');
     feedback.replaceChildren();
-    inputs.forEach((input, j) => {
-      const guess = parseNumber(input.value);
+    verdicts.forEach((verdict, j) => {
       const label = STEPS[index].guesses[j].replace(/^your /, '');
-      let verdict;
+      const guess = guesses[j];
+      const value = `the core gets ${fmt(truth[j])}`;
       let text;
-      if (guess === null) {
-        verdict = 'none';
-        text = `${label}: no guess; the core gets ${fmt(truth[j])}.`;
-      } else {
-        verdict = judge(guess, truth[j]);
-        const word = { right: 'Right', close: `Close (within \u00b1${CLOSE_WITHIN})`, wrong: 'Wrong' }[verdict];
-        text = `${label}: ${word}: you said ${fmtComponent(guess)}, the core gets ${fmt(truth[j])}.`;
+      if (verdict === 'none') text = earned ? `${label}: no guess; ${value}.` : `${label}: no guess yet.`;
+      else if (verdict === 'right') text = `${label}: Right: you said ${fmtComponent(guess)}, ${value}.`;
+      else {
+        const word = verdict === 'close' ? 'Close' : 'Wrong';
+        text = earned
+          ? `${label}: ${word}: you said ${fmtComponent(guess)}, ${value}.`
+          : `${label}: ${word}: you said ${fmtComponent(guess)}, ${direction(guess, truth[j])}. Try again.`;
       }
       htmlElement('li', { class: `by-hand-verdict by-hand-verdict-${verdict}` }, text, feedback);
     });
-    onChecked(index + 1);
+    if (!earned) {
+      htmlElement('li', { class: 'by-hand-verdict by-hand-verdict-hint' },
+        'Change your numbers and press Check again, or press Show the answer.', feedback);
+    }
+    if (earned) onRevealed(index + 1);
   }
 
   return {
@@ -133,12 +150,18 @@ export function createStepper(parent, { state, getResult, onChecked }) {
       const lineSets = [
         keys.map((k, j) => `q\u00b7k${j + 1} = ${fmtVector(q, fmtComponent)}\u00b7${fmtVector(k, fmtComponent)} = ${shown(1, fmt(raw[j]))}`),
         keys.map((_, j) => `${shown(1, fmt(raw[j]))} / \u221a2 = ${shown(2, fmt(scaled[j]))}`),
-        [`softmax(${covered(2) ? '?' : fmtVector(scaled)}) = ${covered(3) ? '?' : fmtVector(weights)}`],
+        [`softmax(${covered(2) ? '[?, ?, ?]' : fmtVector(scaled)}) = ${covered(3) ? '?' : fmtVector(weights)}`],
         [`${values.map((v, j) => `${shown(3, fmt(weights[j]))}\u00b7${fmtVector(v, fmtComponent)}`).join(' + ')} = ${covered(4) ? '?' : fmtVector(output)}`],
       ];
-      stepPanels.forEach(({ working }, i) => {
+      stepPanels.forEach(({ working, waiting }, i) => {
         working.replaceChildren();
         for (const text of lineSets[i]) htmlElement('li', {}, text, working);
+        // Step i + 1 builds on step i: while that one is covered, say how to go on.
+        const before = i > 0 && covered(i);
+        waiting.hidden = !before;
+        waiting.textContent = before
+          ? `Step ${i} is still covered: work from your own step-${i} numbers, or check step ${i} (or show its answer) first.`
+          : '';
       });
       const series = [raw, scaled, weights];
       tableRows.forEach(({ cells }, i) => {
