@@ -91,9 +91,10 @@ test('the copied element code works on another origin, in its own shadow root', 
   const temperature = page.locator('attention-figure[name="temperature"]');
   assert.equal(await temperature.getByLabel('temperature τ').getAttribute('aria-valuetext'), '0.5');
   assert.equal(await temperature.getByLabel('query token').inputValue(), '2');
-  // h = 2^2 = 4: four head maps beside the full-width head.
+  // h = 2^2 = 4: four head thumbnails, the picked one drawn beside the full-width head.
   const heads = page.locator('attention-figure[name="heads"]');
-  assert.equal(await heads.getByRole('grid').count(), 5);
+  assert.equal(await heads.getByRole('grid').count(), 2);
+  assert.equal(await heads.getByRole('button', { name: /^head \d, columns/ }).count(), 4);
   // Changing a control is reflected back into the element's attributes.
   await temperature.getByLabel('query token').selectOption('7');
   assert.equal(await temperature.getAttribute('query'), null, 'back at its default, the attribute is removed');

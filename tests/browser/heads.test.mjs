@@ -41,29 +41,40 @@ async function rowWeights(grid, rowName) {
 
 const digits = (text) => Number(text.replace(/[^\d]/g, ''));
 
-test('by default h = 2: the full-width head and two slices, without console errors', async () => {
+/** Picks head `s` through its thumbnail, as a learner would. */
+async function pick(view, s) {
+  const thumb = view.figure.getByRole('button', { name: new RegExp(`^head ${s}, columns`) });
+  await thumb.click();
+  assert.equal(await thumb.getAttribute('aria-pressed'), 'true');
+}
+
+test('by default h = 2: the full-width head, head 0 drawn large and a thumbnail per head, without console errors', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);
   assert.equal(await page.getByRole('heading', { level: 2, name: 'One layer, several heads' }).count(), 1);
   assert.equal(await view.slider.getAttribute('aria-valuetext'), '2');
-  assert.equal(await view.grids.count(), 3, 'full-width head + 2 slices');
+  assert.equal(await view.grids.count(), 2, 'full-width head + the picked head');
   assert.equal(await view.grids.nth(0).getByRole('gridcell').count(), 64, 'an 8×8 map');
   assert.equal(await view.figure.getByRole('grid', { name: /^head 0 of 2, columns 0–7/ }).count(), 1);
+  assert.equal(await view.figure.getByRole('button', { name: 'head 0, columns 0–7' }).getAttribute('aria-pressed'), 'true');
+  await pick(view, 1);
   assert.equal(await view.figure.getByRole('grid', { name: /^head 1 of 2, columns 8–15/ }).count(), 1);
   assert.deepEqual(problems, []);
 });
 
-test('h = 4 shows four maps beside the full-width one, named by their jobs; the pronoun head sends "it" to "cat"', async () => {
+test('h = 4: each head, picked from its thumbnail, is named by its job; the pronoun head sends "it" to "cat"', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);
   await setK(page, view, 2);
-  assert.equal(await view.grids.count(), 5);
+  assert.equal(await view.figure.getByRole('button', { name: /^head \d, columns/ }).count(), 4);
   const jobs = Array.from(toy.headJobs);
   for (const [s, job] of jobs.entries()) {
+    await pick(view, s);
     const grid = view.figure.getByRole('grid', { name: `head ${s} of 4, columns ${4 * s}–${4 * s + 3}, ${job}: weights, queries by keys` });
     assert.equal(await grid.count(), 1, `head ${s} labelled with its slice and job "${job}"`);
     assert.equal(await view.figure.getByText(job, { exact: true }).count(), 1, `the job "${job}" is printed`);
   }
+  await pick(view, 1);
   const pronoun = view.figure.getByRole('grid', { name: /pronoun → animal/ });
   const weights = await rowWeights(pronoun, '“it” (7)');
   assert.equal(weights.length, 8);
@@ -73,6 +84,56 @@ test('h = 4 shows four maps beside the full-width one, named by their jobs; the 
   // The page shows what the core computes.
   const core = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4).heads[1].weights;
   weights.forEach((w, j) => assert.ok(Math.abs(w - core.data[7 * 8 + j]) < 5e-5, `cell (it, ${j}): page ${w}, core ${core.data[7 * 8 + j]}`));
+  await page.waitForFunction(() => location.search.includes('heads.k=2') && location.search.includes('heads.head=1'));
+  assert.deepEqual(problems, []);
+});
+
+test('every slice is readable at every h, at 1280 and 375 px: as large as the full-width map, numbers printed, a legend per map', async () => {
+  for (const contextOptions of [undefined, PHONE]) {
+    const { page, problems } = await session.openPage(contextOptions ? { contextOptions } : {});
+    const view = headsFigure(page);
+    const where = contextOptions ? '375 px' : '1280 px';
+    for (const k of [1, 2, 3]) {
+      await setK(page, view, k);
+      const h = 2 ** k;
+      await pick(view, h - 1); // the last head, the one that used to be smallest
+      const full = await view.grids.nth(0).boundingBox();
+      const picked = view.figure.getByRole('grid', { name: new RegExp(`^head ${h - 1} of ${h},`) });
+      const box = await picked.boundingBox();
+      assert.ok(box.width >= 0.9 * full.width, `${where}, h = ${h}: the picked head is ${box.width}px wide, the full-width map ${full.width}px`);
+      assert.ok(box.x >= 0 && box.x + box.width <= (contextOptions ? 375 : 1280), `${where}, h = ${h}: inside the screen`);
+      // Printed numbers and labels at least 8 px high on screen.
+      const sizes = await picked.evaluate((svg) => {
+        const value = svg.querySelector('.heatmap-values text');
+        const label = svg.querySelector('.heatmap-labels text:not(.heatmap-axis-title)');
+        return { value: value.getBoundingClientRect().height, text: value.textContent, label: label.getBoundingClientRect().height };
+      });
+      assert.match(sizes.text, /^\d\.\d\d$/, `${where}, h = ${h}: a cell prints its weight`);
+      assert.ok(sizes.value >= 8 && sizes.label >= 8, `${where}, h = ${h}: text ${sizes.value}px, labels ${sizes.label}px high`);
+      const legends = view.figure.getByRole('note', { name: /^colour legend: weight from 0/ });
+      assert.equal(await legends.count(), await view.grids.count(), `${where}, h = ${h}: one legend per map`);
+      // Every thumbnail is on screen and big enough to tap.
+      for (const thumb of await view.figure.getByRole('button', { name: /^head \d, columns/ }).all()) {
+        const t = await thumb.boundingBox();
+        assert.ok(t.x >= 0 && t.x + t.width <= (contextOptions ? 375 : 1280) && t.width >= 44 && t.height >= 44, `${where}, h = ${h}: thumbnail ${JSON.stringify(t)}`);
+      }
+    }
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${where}: the page is ${overflow}px wider than the screen`);
+    assert.deepEqual(problems, []);
+  }
+});
+
+test('the prose\'s "show h = 4" link is one step: it sets h = 4 without reloading the page', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  await page.evaluate(() => { window.notReloaded = true; });
+  const link = page.locator('#heads').getByRole('link', { name: 'show h = 4' });
+  assert.equal(await link.count(), 1);
+  await link.click();
+  assert.equal(await view.slider.getAttribute('aria-valuetext'), '4');
+  assert.equal(await view.figure.getByRole('button', { name: /^head \d, columns/ }).count(), 4);
+  assert.equal(await page.evaluate(() => window.notReloaded), true);
   await page.waitForFunction(() => location.search.includes('heads.k=2'));
   assert.deepEqual(problems, []);
 });
@@ -132,6 +193,17 @@ test('Table 3 rows (A) and (B) are charted with the paper\'s hedge', async () =>
   assert.match(await plotB.getAttribute('aria-label'), /d\u2096 = 16: 25\.1, d\u2096 = 32: 25\.4, d\u2096 = 64: 25\.8/);
   assert.equal(await plotA.locator('circle').count(), 5);
   assert.equal(await plotB.locator('circle').count(), 3);
+  // Only what the paper measured: each point labelled with its value, nothing drawn between
+  // them, and no marker putting the toy's h on the paper's axis.
+  const labels = (plot) => plot.locator('.plot-point-label').allTextContents();
+  assert.deepEqual(await labels(plotA), ['24.9', '25.5', '25.8', '25.8', '25.4']);
+  assert.deepEqual(await labels(plotB), ['25.1', '25.4', '25.8']);
+  for (const plot of [plotA, plotB]) {
+    const drawn = await plot.locator('path.plot-line').evaluateAll((paths) => paths.map((p) => p.getAttribute('d')));
+    assert.ok(drawn.every((d) => !d), `no line between the measured points: ${drawn}`);
+    assert.equal(await plot.locator('.plot-marker').getAttribute('visibility'), 'hidden');
+  }
+  assert.doesNotMatch(await view.figure.locator('.heads-paper').innerText(), /here/);
   const text = await view.figure.innerText();
   assert.match(text, /not monotonically better/);
   assert.match(text, /narrow keys hurt/);
@@ -144,7 +216,8 @@ test('a link with heads.k = 3 opens eight slices, and the figure fits a 375 px p
   const { page, problems } = await session.openPage({ search: '?heads.k=3', contextOptions: PHONE });
   const view = headsFigure(page);
   assert.equal(await view.slider.getAttribute('aria-valuetext'), '8');
-  assert.equal(await view.grids.count(), 9);
+  assert.equal(await view.grids.count(), 2);
+  assert.equal(await view.figure.getByRole('button', { name: /^head \d, columns/ }).count(), 8);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   const box = await view.figure.boundingBox();

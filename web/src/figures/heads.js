@@ -1,6 +1,7 @@
 // Figure "One layer, h heads": the toy layer split into h = 2^k heads. The full-width head
-// (h = 1) sits on the left; the h narrow heads, each reading its own slice of columns, sit on
-// the right. Below them: a check that the full-width raw scores are the sums of the slices'
+// (h = 1) sits on the left; on the right, one picked head is drawn as large as the full-width
+// one, with its numbers and a colour legend, and every head of the split is a thumbnail
+// button that picks it. So a slice stays readable at h = 8 on a phone. Below them: a check that the full-width raw scores are the sums of the slices'
 // raw scores, the parameter count of the layer for the current h (from the core's cost
 // model), and rows (A) and (B) of Table 3 of the paper, which are quoted data.
 
@@ -8,7 +9,8 @@ import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/forma
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { htmlElement, svgElement } from '../lib/dom/elements.js';
+import { interpolateViridis } from 'd3-scale-chromatic';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
@@ -17,6 +19,7 @@ import { readToySentence } from '../lib/format/tokens.js';
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default
+const H_MAX = 2 ** K_MAX;
 const JOBS_AT = 4; // the core names what each slice does at h = 4
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
 const IT = 7; // row of "it", the pronoun the toy projections were built around
@@ -66,6 +69,8 @@ function term(value, first) {
 /** The figure's settings, as the store, the links and the README's table know them. */
 export const SETTINGS = {
   'heads.k': { type: 'integer', min: 0, max: K_MAX, default: K_DEFAULT },
+  // The head drawn large on the right (0-based); past the last head of the split it shows the last.
+  'heads.head': { type: 'integer', min: 0, max: H_MAX - 1, default: 0 },
 };
 
 export function mount(element, { lab, state }) {
@@ -92,15 +97,16 @@ export function mount(element, { lab, state }) {
   const fullPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   htmlElement('p', { class: 'panel-title' }, `Full-width head: h = 1, columns 0\u2013${width - 1}, d\u2096 = ${width}`, fullPanel);
   const fullMap = createHeatmap(fullPanel, {
-    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
     rowTitle: 'query', colTitle: 'key', label: `full-width head, all ${width} columns: weights, queries by keys`,
   });
   const fullNote = htmlElement('p', { class: 'heads-note' }, null, fullPanel);
 
   const slicePanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   const sliceTitle = htmlElement('p', { class: 'panel-title' }, null, slicePanel);
-  htmlElement('p', { class: 'heads-note heads-hint' }, 'Point at, tap or tab to a cell of any slice for its exact weight.', slicePanel);
-  const sliceGrid = htmlElement('div', { class: 'heads-grid' }, null, slicePanel);
+  const thumbnails = htmlElement('div', { class: 'heads-thumbnails', role: 'group', 'aria-label': 'pick a head to draw large' }, null, slicePanel);
+  const focusTitle = htmlElement('p', { class: 'heads-slice-title heads-focus-title' }, null, slicePanel);
+  const sliceGrid = htmlElement('div', { class: 'heads-focus' }, null, slicePanel);
 
   const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
   const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
@@ -118,18 +124,29 @@ export function mount(element, { lab, state }) {
   const plotA = createPlot(plots, {
     label: `Table 3 row (A), BLEU against the number of heads: ${describeRow(PAPER_TABLE_3.rowA, 'heads')}`,
     xLabel: 'heads h (d\u2096 = 512/h)', yLabel: 'dev BLEU', xScale: 'log2', yDomain: BLEU_AXIS,
+    xDomain: [0.7, 45], // room beside the first and last measured point for their labels
     formatY: (v) => v.toFixed(1),
   });
   const plotB = createPlot(plots, {
     label: `Table 3 row (B), BLEU against the key width with 8 heads: ${describeRow(PAPER_TABLE_3.rowB, 'keyWidth')}`,
     xLabel: 'key width d\u2096 (h = 8)', yLabel: 'dev BLEU', xScale: 'log2', yDomain: BLEU_AXIS,
+    xDomain: [12, 85],
     formatY: (v) => v.toFixed(1),
   });
+  // Only the measured points, each with its value: no line between them, since the paper
+  // measured nothing in between (h = 2, the toy's default, was never run), and no marker for
+  // the toy's h, which is not a result on the paper's axis.
   plotA.update({
-    series: [{ name: 'row (A): change h', x: PAPER_TABLE_3.rowA.map((r) => r.heads), y: PAPER_TABLE_3.rowA.map((r) => r.bleu) }],
+    series: [{
+      name: 'row (A): change h, measured', line: false,
+      x: PAPER_TABLE_3.rowA.map((r) => r.heads), y: PAPER_TABLE_3.rowA.map((r) => r.bleu), labels: PAPER_TABLE_3.rowA.map((r) => r.bleu.toFixed(1)),
+    }],
   });
   plotB.update({
-    series: [{ name: 'row (B): shrink d\u2096', x: PAPER_TABLE_3.rowB.map((r) => r.keyWidth), y: PAPER_TABLE_3.rowB.map((r) => r.bleu) }],
+    series: [{
+      name: 'row (B): shrink d\u2096, measured', line: false,
+      x: PAPER_TABLE_3.rowB.map((r) => r.keyWidth), y: PAPER_TABLE_3.rowB.map((r) => r.bleu), labels: PAPER_TABLE_3.rowB.map((r) => r.bleu.toFixed(1)),
+    }],
   });
   const bestA = Math.max(...PAPER_TABLE_3.rowA.map((r) => r.bleu));
   const singleA = PAPER_TABLE_3.rowA.find((r) => r.heads === 1).bleu;
@@ -151,8 +168,10 @@ export function mount(element, { lab, state }) {
   fullNote.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[fullStats.argmax[IT]]}, ${formatWeight(fullStats.max[IT])}.`;
 
   let shownK = null;
-  let sliceMaps = [];
-  let sliceNotes = [];
+  let focusMap = null; // the picked head, drawn large
+  let focusNote = null;
+  let thumbButtons = []; // { button, cells: rect[] } per head
+  let focusedHead = null; // which head focusMap was built for
 
   // The heat maps export the weights; the raw scores the sum check adds up, and the layer's
   // output, are offered too ({ result, summed } of the latest render, or null).
@@ -167,36 +186,58 @@ export function mount(element, { lab, state }) {
   registerMatrix(element, 'output of the layer (concat \u00b7 W\u1d3c)', exported((l) => l.result.output, Array.from(sentence.features), 'feature'));
   let unregisterSlices = [];
 
-  /** Rebuilds the small multiples when the number of heads changes. */
+  const columnsOf = (s, h) => `columns ${s * (width / h)}\u2013${(s + 1) * (width / h) - 1}`;
+  const jobOf = (s, h) => (h === JOBS_AT ? jobs[s] : null);
+
+  /** Rebuilds the thumbnails (one button per head) when the number of heads changes. */
   function buildSlices(h) {
-    sliceGrid.replaceChildren();
-    sliceGrid.className = `heads-grid heads-grid-${h}`;
-    sliceMaps = [];
-    sliceNotes = [];
+    thumbnails.replaceChildren();
+    thumbButtons = [];
     unregisterSlices.forEach((unregister) => unregister());
     unregisterSlices = h === 1 ? [] : Array.from({ length: h }, (_, s) => registerMatrix(element,
       `raw scores Q K\u1d40 (head ${s} of ${h})`, exported((l) => l.result.heads[s].rawScores, tokens, 'key')));
+    thumbnails.hidden = h === 1;
+    for (let s = 0; s < h && h > 1; s += 1) {
+      const job = jobOf(s, h);
+      const button = htmlElement('button', {
+        type: 'button', class: 'heads-thumbnail', 'aria-pressed': 'false',
+        'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`,
+      }, null, thumbnails);
+      // A miniature of the head's map: colours only, for finding the head worth a closer look.
+      const mini = svgElement('svg', { viewBox: `0 0 ${n} ${n}`, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, button);
+      const cells = [];
+      for (let i = 0; i < n; i += 1) {
+        for (let j = 0; j < n; j += 1) cells.push(svgElement('rect', { x: j, y: i, width: 1.02, height: 1.02 }, mini));
+      }
+      htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
+      button.addEventListener('click', () => state.set('heads.head', s));
+      thumbButtons.push({ button, cells });
+    }
+    focusedHead = null;
+  }
+
+  /** Draws head `s` of `h` large: its map with numbers and a legend, and the note on "it". */
+  function buildFocus(s, h) {
+    sliceGrid.replaceChildren();
+    focusMap = null;
+    focusNote = null;
+    focusTitle.replaceChildren();
+    focusTitle.hidden = h === 1;
     if (h === 1) {
       htmlElement('p', { class: 'heads-note' }, 'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
       return;
     }
-    const slice = width / h;
-    for (let s = 0; s < h; s += 1) {
-      const cell = htmlElement('div', { class: 'heads-slice' }, null, sliceGrid);
-      const columns = `columns ${s * slice}\u2013${(s + 1) * slice - 1}`;
-      const job = h === JOBS_AT ? jobs[s] : null;
-      const title = htmlElement('p', { class: 'heads-slice-title' }, null, cell);
-      htmlElement('span', { class: 'heads-slice-name' }, `head ${s}`, title);
-      title.append(' \u00b7 ');
-      htmlElement('span', { class: 'heads-slice-columns' }, columns, title);
-      if (job) htmlElement('span', { class: 'heads-slice-job' }, job, title);
-      sliceMaps.push(createHeatmap(cell, {
-        rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
-        rowTitle: 'query', colTitle: 'key', formatCell: () => '', idleText: '',
-        label: `head ${s} of ${h}, ${columns}${job ? `, ${job}` : ''}: weights, queries by keys`,
-      }));
-      sliceNotes.push(htmlElement('p', { class: 'heads-note' }, null, cell));
-    }
+    const job = jobOf(s, h);
+    htmlElement('span', { class: 'heads-slice-name' }, `head ${s} of ${h}`, focusTitle);
+    focusTitle.append(' \u00b7 ');
+    htmlElement('span', { class: 'heads-slice-columns' }, columnsOf(s, h), focusTitle);
+    if (job) htmlElement('span', { class: 'heads-slice-job' }, job, focusTitle);
+    focusMap = createHeatmap(sliceGrid, {
+      rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
+      rowTitle: 'query', colTitle: 'key',
+      label: `head ${s} of ${h}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}: weights, queries by keys`,
+    });
+    focusNote = htmlElement('p', { class: 'heads-note' }, null, sliceGrid);
   }
 
   function render() {
@@ -208,19 +249,30 @@ export function mount(element, { lab, state }) {
         buildSlices(h);
         shownK = k;
       }
+      const picked = Math.min(state.get('heads.head'), h - 1);
+      if (picked !== focusedHead) {
+        buildFocus(picked, h);
+        focusedHead = picked;
+      }
       const result = lab.multiHead(X, WQ, WK, WV, WO, h);
       sliceTitle.textContent = h === 1
         ? 'The slices: h = 1'
-        : `The ${h} slices: h = ${h}, each ${width / h} columns wide, d\u2096 = ${width / h}`;
+        : `The ${h} slices: h = ${h}, each ${width / h} columns wide, d\u2096 = ${width / h}. Pick one to draw it large.`;
       result.heads.forEach((head, s) => {
-        if (!sliceMaps[s]) return;
-        sliceMaps[s].update(head.weights);
-        sliceMaps[s].highlightRow(IT);
+        const thumb = thumbButtons[s];
+        if (!thumb) return;
+        thumb.button.setAttribute('aria-pressed', String(s === picked));
+        thumb.cells.forEach((cell, index) => cell.setAttribute('fill', interpolateViridis(Math.min(1, Math.max(0, head.weights.data[index])))));
+      });
+      if (focusMap) {
+        const head = result.heads[picked];
+        focusMap.update(head.weights);
+        focusMap.highlightRow(IT);
         const stats = lab.rowStats(head.weights);
-        sliceNotes[s].textContent = isEvenRow(head.weights, IT)
+        focusNote.textContent = isEvenRow(head.weights, IT)
           ? `${quoteToken(tokens[IT])}: ${formatWeight(stats.max[IT])} on every key`
           : `${quoteToken(tokens[IT])}: most on ${keysAtMax(head.weights, IT, stats.max[IT]).map((j) => quoteToken(tokens[j])).join(' and ')}, ${formatWeight(stats.max[IT])}`;
-      });
+      }
 
       // The full-width dot product over 16 columns is the sum of the h dot products over the slices.
       const summed = sumOf(result.heads.map((head) => head.rawScores));
@@ -238,7 +290,6 @@ export function mount(element, { lab, state }) {
         readout.note.textContent = `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`;
       }
 
-      plotA.setMarker({ x: h, label: `h = ${h} here` });
       last = { result, summed };
       problem.clear();
     } catch (error) {
@@ -247,6 +298,16 @@ export function mount(element, { lab, state }) {
     }
   }
 
-  state.subscribe(['heads.k'], render);
+  state.subscribe(['heads.k', 'heads.head'], render);
+
+  // Links in the prose that set this figure ("show h = 4"): one step, without reloading.
+  for (const link of element.ownerDocument.querySelectorAll('a[data-heads-k]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      state.set('heads.k', Number(link.dataset.headsK));
+      element.scrollIntoView({ block: 'start' });
+      slider.input?.focus({ preventScroll: true });
+    });
+  }
   render();
 }

@@ -25,6 +25,33 @@ function shapeOf(matrix) {
   return Array.isArray(matrix) ? { rows: matrix.length, cols: matrix[0]?.length ?? 0 } : matrix;
 }
 
+const LEGEND_STOPS = 11;
+
+/**
+ * A colour bar of the palette with its two ends labelled, under a map: which colour is 0 and
+ * which is 1 (or the map's own domain). Drawn in SVG, so no inline style is needed under the CSP.
+ */
+function drawLegend(wrapper, title, [low, high]) {
+  const legend = htmlElement('div', { class: 'heatmap-legend' }, null, wrapper);
+  htmlElement('span', { class: 'heatmap-legend-title' }, title, legend);
+  htmlElement('span', { class: 'heatmap-legend-end' }, formatLegendEnd(low), legend);
+  const bar = svgElement('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'heatmap-legend-bar', 'aria-hidden': 'true' }, legend);
+  const gradientId = uniqueId('heatmap-legend');
+  const gradient = svgElement('linearGradient', { id: gradientId }, svgElement('defs', {}, bar));
+  for (let i = 0; i < LEGEND_STOPS; i += 1) {
+    const t = i / (LEGEND_STOPS - 1);
+    svgElement('stop', { offset: `${t * 100}%`, 'stop-color': interpolateViridis(t) }, gradient);
+  }
+  svgElement('rect', { x: 0, y: 0, width: 100, height: 10, fill: `url(#${gradientId})` }, bar);
+  htmlElement('span', { class: 'heatmap-legend-end' }, formatLegendEnd(high), legend);
+  legend.setAttribute('aria-label', `colour legend: ${title} from ${formatLegendEnd(low)} (dark purple) to ${formatLegendEnd(high)} (yellow)`);
+  legend.setAttribute('role', 'note');
+}
+
+function formatLegendEnd(value) {
+  return Number.isInteger(value) ? String(value).replace('-', '\u2212') : formatFixed(value, 2);
+}
+
 /**
  * @param {HTMLElement} container
  * @param {object} options
@@ -46,6 +73,8 @@ function shapeOf(matrix) {
  * @param {{ title: string, name?: string, chars?: number }} [options.rowNotes]  a column of short
  *        texts right of the cells, one per row (e.g. each row's sum), filled by setRowNotes();
  *        `name` (default: title) joins each row's accessible name, `chars` is the widest text
+ * @param {string} [options.legend]       title of a colour legend under the map (e.g. "weight"):
+ *        a bar of the palette from domain[0] to domain[1]; no legend when absent
  * @param {string} [options.exportName]   name in the figure's Export menu (default: label); every
  *        heat map registers itself there as a picture and as a matrix (see ../export/registry.js)
  */
@@ -144,6 +173,14 @@ export function createHeatmap(container, options) {
   svgElement('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'heatmap-focus-outer' }, focusRing);
   svgElement('rect', { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, class: 'heatmap-focus-inner' }, focusRing);
 
+  // The cell under the pointer gets an outline of its own, so the eye finds the cell the
+  // readout below is talking about.
+  const hoverRing = svgElement('rect', {
+    width: CELL - 2, height: CELL - 2, class: 'heatmap-hover-ring', visibility: 'hidden', 'aria-hidden': 'true',
+  }, svg);
+
+  if (options.legend) drawLegend(wrapper, options.legend, domain);
+
   const readoutId = uniqueId('heatmap-readout');
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
   svg.setAttribute('aria-describedby', readoutId);
@@ -218,10 +255,17 @@ export function createHeatmap(container, options) {
     if (!cell) return;
     hovered = { row: Number(cell.dataset.row), col: Number(cell.dataset.col) };
     lastInput = 'pointer';
+    hoverRing.setAttribute('x', Number(cell.getAttribute('x')) + 1);
+    hoverRing.setAttribute('y', Number(cell.getAttribute('y')) + 1);
+    hoverRing.setAttribute('visibility', 'visible');
+    cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
+    cell.classList.add('heatmap-cell-hovered');
     showReadout();
   });
   svg.addEventListener('pointerleave', () => {
     hovered = null;
+    hoverRing.setAttribute('visibility', 'hidden');
+    cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
     showReadout();
   });
   if (onActivateCell) {

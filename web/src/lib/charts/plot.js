@@ -146,7 +146,9 @@ export function createPlot(container, options) {
     element: wrapper,
 
     /**
-     * Redraws the plot. series: [{ name, x: number[], y: number[] }]; marker: { x, label } or null;
+     * Redraws the plot. series: [{ name, x: number[], y: number[], line?: false, labels?: string[] }]
+     * (line: false draws the measured points alone, with nothing interpolated between them;
+     * labels: a text printed above each point, e.g. its value); marker: { x, label } or null;
      * points: labelled dots drawn on top, e.g. where two curves cross: [{ x, y, label, placement }]
      * (placement 'below-right' or 'above-left' of the dot);
      * yDomain: overrides the plot's y range for this drawing (e.g. when the data's scale changes).
@@ -172,13 +174,24 @@ export function createPlot(container, options) {
         const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
           .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
         const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
-        drawnPaths[index] = svgElement('path', { d, class: `plot-line plot-series-${index}` }, lines);
+        const joined = s.line !== false;
+        drawnPaths[index] = svgElement('path', { d: joined ? d : '', class: `plot-line plot-series-${index}` }, lines);
+        const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
         for (const [xv, yv] of points) {
-          svgElement('circle', { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: 2.5, class: `plot-point plot-series-${index}` }, lines);
+          svgElement('circle', {
+            cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
+          }, lines);
+          const text = labelOf.get(xv);
+          if (text) {
+            svgElement('text', {
+              x: x(xv).toFixed(2), y: (y(yv) - 9).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
+            }, lines).textContent = text;
+          }
         }
         const item = htmlElement('li', {}, null, legend);
         const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
-        svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
+        if (joined) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
+        else svgElement('circle', { cx: 12, cy: 4, r: 3.5, class: `plot-point plot-series-${index}` }, swatch);
         item.append(s.name);
       });
       pointGroup.replaceChildren();
