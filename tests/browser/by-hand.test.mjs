@@ -306,3 +306,27 @@ test('the figure fits a 375 px phone screen', async () => {
   assert.deepEqual(await rowNumbers(view.row('weights')), [0.401, 0.198, 0.401]);
   assert.deepEqual(problems, []);
 });
+
+test('"every token as query" shows its table where the eye is, and says so', async () => {
+  for (const contextOptions of [undefined, PHONE]) {
+    const { page, problems } = await session.openPage(contextOptions ? { contextOptions } : {});
+    const view = byHandFigure(page);
+    const button = view.preset('every token as query');
+    await button.scrollIntoViewIfNeeded();
+    await button.click();
+    const grid = view.figure.getByRole('grid', { name: 'weights of every token over every token' });
+    await grid.waitFor();
+    await page.waitForTimeout(800); // the smooth scroll
+    const [buttonBox, gridBox] = [await button.boundingBox(), await grid.boundingBox()];
+    const height = contextOptions ? 667 : 900;
+    assert.ok(gridBox.y >= 0 && gridBox.y < height, `the table is on screen: top at ${gridBox.y}px of ${height}`);
+    assert.ok(gridBox.y - (buttonBox.y + buttonBox.height) < 400, `and close under the preset (${gridBox.y - buttonBox.y}px)`);
+    assert.match(await view.figure.getByRole('status').filter({ hasText: 'Every token as a query' }).textContent(),
+      /3 × 3 table .* is shown under the presets/);
+    // Covered by default: token 1 is the steps' query, so its weights would give step 3 away.
+    const first = await grid.getByRole('gridcell').first().getAttribute('aria-label');
+    assert.match(first, /covered until step 3 is checked/);
+    assert.doesNotMatch(await view.figure.locator('.by-hand-full').innerText(), /0\.401|0\.602/);
+    assert.deepEqual(problems, []);
+  }
+});

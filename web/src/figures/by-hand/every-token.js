@@ -17,15 +17,21 @@ const COMPONENTS = ['x', 'y'];
 /** Builds the block into `parent` (hidden until asked for); returns { render(on, result), clear() }. */
 export function createEveryToken(parent, { element, state, lab }) {
   const fullBox = htmlElement('div', { class: 'by-hand-full', hidden: '' }, null, parent);
+  // Said when the learner opens the table, so that pressing the preset visibly does something.
+  const announcer = htmlElement('p', { class: 'by-hand-sr', role: 'status' }, null, parent);
   const fullHead = htmlElement('div', { class: 'by-hand-full-head' }, null, fullBox);
   htmlElement('p', { class: 'panel-title' },
     'Every token as a query: Q = K = the three keys, V = the three values', fullHead);
   const closeFull = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Hide the table', fullHead);
   closeFull.addEventListener('click', () => state.set(`${NAME}.table`, 0));
+  const coverNote = htmlElement('p', { class: 'by-hand-waiting', hidden: '' },
+    'Token 1 is the query of the steps (q = k1 in the worked example), so this table would give their answers away: '
+    + 'each part stays covered until you check its step, or switch the cover off.', fullBox);
   const fullPanels = htmlElement('div', { class: 'figure-panels' }, null, fullBox);
   const fullMap = createHeatmap(htmlElement('div', { class: 'figure-panel' }, null, fullPanels), {
     rowLabels: TOKEN_LABELS, colLabels: TOKEN_LABELS, rowTitle: 'query', colTitle: 'key',
     label: 'weights of every token over every token', formatCell: (v) => formatFixed(v, 3),
+    emptyText: 'covered until step 3 is checked',
   });
   const fullTableWrap = htmlElement('div', { class: 'figure-panel by-hand-table-wrap' }, null, fullPanels);
   const fullTable = htmlElement('table', { class: 'by-hand-table' }, null, fullTableWrap);
@@ -41,32 +47,49 @@ export function createEveryToken(parent, { element, state, lab }) {
   });
 
   let fullResult = null; // the core's answer while the table is shown
+  let shown = null; // whether the block was shown at the last render (null before the first)
+  let isCovered = () => false; // the figure's covered(step), from the last render
   let unregister = [];
   function offer(on) {
     if (on === (unregister.length > 0)) return;
     unregister.forEach((undo) => undo());
-    const full = (pick, colLabels, colTitle) => () => (fullResult
-      ? { matrix: pick(fullResult), rowLabels: TOKEN_LABELS, colLabels, rowTitle: 'query', colTitle } : null);
+    // A part still covered in the steps exports empty, as the steps' own matrices do.
+    const full = (pick, colLabels, colTitle, step) => () => (fullResult ? {
+      values: Array.from({ length: fullResult.output.rows }, (_, i) => Array.from(row(pick(fullResult), i), (v) => (isCovered(step) ? null : v))),
+      rowLabels: TOKEN_LABELS, colLabels, rowTitle: 'query', colTitle,
+    } : null);
     unregister = on ? [
-      registerMatrix(element, 'every token as a query: scaled scores', full((r) => r.scaledScores, TOKEN_LABELS, 'key')),
-      registerMatrix(element, 'every token as a query: output (weights \u00b7 V)', full((r) => r.output, COMPONENTS, 'component')),
+      registerMatrix(element, 'every token as a query: scaled scores', full((r) => r.scaledScores, TOKEN_LABELS, 'key', 2)),
+      registerMatrix(element, 'every token as a query: output (weights \u00b7 V)', full((r) => r.output, COMPONENTS, 'component', 4)),
     ] : [];
   }
 
   return {
-    /** Shows (on) or hides the block; when shown, computes and draws it for `result`'s vectors. */
-    render(on, result) {
+    /**
+     * Shows (on) or hides the block; when shown, computes and draws it for `result`'s vectors,
+     * with the parts whose step covered(step) says is still covered drawn as "?" (or empty cells).
+     */
+    render(on, result, covered = () => false) {
+      isCovered = covered;
       fullBox.hidden = !on;
       offer(on);
       fullResult = null;
+      // Opened by the learner (not by a link at load): bring the table into view and say so.
+      const opened = on && shown === false;
+      shown = on;
+      announcer.textContent = opened
+        ? 'Every token as a query: the 3 \u00d7 3 table of weights, scaled scores and outputs is shown under the presets.'
+        : '';
+      if (opened) requestAnimationFrame(() => fullBox.scrollIntoView({ block: 'nearest', behavior: 'smooth' }));
       if (!on) return;
       const r = computeEveryToken(lab, result);
       fullResult = r;
-      fullMap.update(r.weights);
+      fullMap.update(covered(3) ? { ...r.weights, data: r.weights.data.map(() => NaN) } : r.weights);
       fullRows.forEach((cells, i) => {
-        cells.scores.textContent = fmtVector(row(r.scaledScores, i));
-        cells.output.textContent = fmtVector(row(r.output, i));
+        cells.scores.textContent = covered(2) ? '[?, ?, ?]' : fmtVector(row(r.scaledScores, i));
+        cells.output.textContent = covered(4) ? '[?, ?]' : fmtVector(row(r.output, i));
       });
+      coverNote.hidden = ![2, 3, 4].some(covered);
     },
     /** Forgets the last result (the core failed), so nothing stale is exported. */
     clear() {

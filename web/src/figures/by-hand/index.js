@@ -56,6 +56,9 @@ export function mount(element, { lab, state }) {
   htmlElement('label', { for: hideId }, 'Cover the numbers I have not checked yet', hideLine);
   hideBox.addEventListener('change', () => state.set(`${NAME}.hide`, hideBox.checked ? 1 : 0));
 
+  // The "every token as query" table opens here, right under the preset that asks for it.
+  const everyTokenSlot = htmlElement('div', { class: 'by-hand-every-token-slot' }, null, body);
+
   // --- shared state of the parts -------------------------------------------------------------
   const revealed = new Set(); // steps the learner has got right, or asked the answer of
   let result = null; // the core's answer for the current vectors (null after a failure)
@@ -89,7 +92,7 @@ export function mount(element, { lab, state }) {
     },
   });
   const code = createCodeBox(body);
-  const everyToken = createEveryToken(body, { element, state, lab });
+  const everyToken = createEveryToken(everyTokenSlot, { element, state, lab });
   const additive = createAdditive(body, { element, lab });
   const problem = createFigureProblem(body);
 
@@ -104,7 +107,7 @@ export function mount(element, { lab, state }) {
       result = computeOneQuery(lab, vectors);
       stepper.renderWorking(result, covered);
       vectorsPanel.renderPlanes(vectors, result, covered);
-      everyToken.render(state.get(`${NAME}.table`) === 1, result);
+      everyToken.render(state.get(`${NAME}.table`) === 1, result, covered);
       additive.render(result, covered);
       problem.clear();
     } catch (error) {

@@ -73,6 +73,7 @@ function formatLegendEnd(value) {
  * @param {{ title: string, name?: string, chars?: number }} [options.rowNotes]  a column of short
  *        texts right of the cells, one per row (e.g. each row's sum), filled by setRowNotes();
  *        `name` (default: title) joins each row's accessible name, `chars` is the widest text
+ * @param {string} [options.emptyText]    what an empty (null) cell is called (default "masked (no weight)")
  * @param {string} [options.legend]       title of a colour legend under the map (e.g. "weight"):
  *        a bar of the palette from domain[0] to domain[1]; no legend when absent
  * @param {string} [options.exportName]   name in the figure's Export menu (default: label); every
@@ -83,6 +84,7 @@ export function createHeatmap(container, options) {
     rowLabels, colLabels, label, rowTitle = 'row', colTitle = 'column', domain = [0, 1],
     formatCell = (v) => formatFixed(v, 2), formatExact = formatWeightExact, onActivateCell = null,
     pairJoiner = ', ', idleText = 'Point at, tap or tab to a cell to read its exact value.',
+    emptyText = 'masked (no weight)',
   } = options;
   const rowNames = options.rowNames ?? rowLabels;
   const colNames = options.colNames ?? colLabels;
@@ -192,7 +194,7 @@ export function createHeatmap(container, options) {
 
   function describe(i, j) {
     const value = current ? entry(current, i, j) : null;
-    const shown = value === null ? 'masked (no weight)' : formatExact(value);
+    const shown = value === null ? emptyText : formatExact(value);
     return `${rowTitle} ${rowNames[i]}${pairJoiner}${colTitle} ${colNames[j]}: ${shown}`;
   }
 
