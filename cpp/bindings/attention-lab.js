@@ -498,6 +498,19 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       return run(() => core._al_gradient_factor(x.address, x.rows, x.cols))[0];
     },
 
+    /**
+     * ln(p(1−p)) for p = softmax(scores / tau), element-wise, computed from the scores in log
+     * space: right where p rounds to 1 and gradientFactor(p) would be exactly 0. Rows need two
+     * or more keys. Options: tau.
+     */
+    logGradientFactor(scores, options) {
+      const o = readOptions('logGradientFactor', options, ['tau']);
+      const tau = temperature(o.tau);
+      const s = readMatrix('scores', scores);
+      stage(s);
+      return run(() => core._al_log_gradient_factor(s.address, s.rows, s.cols, tau))[0];
+    },
+
     /** The full softmax Jacobian diag(p) − p pᵀ of one probability row (1×m). */
     softmaxJacobian(p) {
       const x = readMatrix('p', p);

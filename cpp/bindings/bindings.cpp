@@ -363,6 +363,10 @@ EMSCRIPTEN_KEEPALIVE int al_gradient_factor(const double* p, int rows, int cols)
   return guarded([&] { keep(gradient_factor(ConstMap(p, rows, cols)), "the gradient factor"); });
 }
 
+EMSCRIPTEN_KEEPALIVE int al_log_gradient_factor(const double* scores, int rows, int cols, double tau) {
+  return guarded([&] { keep(log_gradient_factor(ConstMap(scores, rows, cols), tau), "ln p(1 − p)"); });
+}
+
 EMSCRIPTEN_KEEPALIVE int al_softmax_jacobian(const double* p, int rows, int cols) {
   return guarded([&] { keep(softmax_jacobian(ConstMap(p, rows, cols)), "the Jacobian"); });
 }

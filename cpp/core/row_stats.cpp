@@ -1,6 +1,7 @@
 #include "row_stats.hpp"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "budget.hpp"
@@ -56,6 +57,49 @@ Matrix gradient_factor(MatrixIn probabilities) {
   Matrix factor = (probabilities.array() * (1.0 - probabilities.array())).matrix();
   check::finite_result("p(1 − p)", factor, "probabilities are finite, but far outside [0, 1]");
   return factor;
+}
+
+Matrix log_gradient_factor(MatrixIn scores, double temperature) {
+  check::not_empty("scores", scores.rows(), scores.cols());
+  budget::matrix("scores", scores.rows(), scores.cols());
+  check::all_finite("scores", scores);
+  check::positive_finite("temperature", temperature);
+  if (scores.cols() < 2) {
+    throw std::invalid_argument("scores must have at least 2 columns (keys), got " + check::shape_of(scores) +
+                                ": with one key its weight is 1 and p(1 − p) is 0, which has no logarithm");
+  }
+  Matrix result(scores.rows(), scores.cols());
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    // z_j = (s_j − max s) / τ ≤ 0, so every exponential below is at most 1 and none overflows.
+    const double top = scores.row(i).maxCoeff();
+    const RowVector z = ((scores.row(i).array() - top) / temperature).matrix();
+    double partition = 0;
+    for (Eigen::Index j = 0; j < z.size(); ++j) partition += std::exp(z(j));
+    const double log_partition = std::log(partition);
+    for (Eigen::Index j = 0; j < z.size(); ++j) {
+      const double log_p = z(j) - log_partition;
+      double log_rest = 0;  // ln(1 − p_j)
+      if (log_p < -std::log(2.0)) {
+        // p_j < 1/2: 1 − p_j > 1/2 loses nothing to cancellation.
+        log_rest = std::log1p(-std::exp(log_p));
+      } else {
+        // p_j ≥ 1/2: j is the largest score, and 1 − p_j is the others' share, summed directly
+        // (shifted by their own largest, so that a share of 1e−28 does not underflow to 0).
+        double others_top = -std::numeric_limits<double>::infinity();
+        for (Eigen::Index k = 0; k < z.size(); ++k) {
+          if (k != j) others_top = std::max(others_top, z(k));
+        }
+        double others = 0;
+        for (Eigen::Index k = 0; k < z.size(); ++k) {
+          if (k != j) others += std::exp(z(k) - others_top);
+        }
+        log_rest = others_top + std::log(others) - log_partition;
+      }
+      result(i, j) = log_p + log_rest;
+    }
+  }
+  check::finite_result("ln p(1 − p)", result, "scores are finite, but so far apart at this temperature that a weight underflows to exactly 0");
+  return result;
 }
 
 Matrix softmax_jacobian(MatrixIn probability_row) {

@@ -76,7 +76,7 @@ test('two keys at d_k = 64: 0.9997/0.0003 raw, 0.731/0.269 scaled, gradient fact
   near(scaled[1], 0.269, 0.0005, 'scaled other weight');
   assert.match(await view.figure.getByText(/^raw scores \(8, 0\)/).innerText(), /8, 0/);
 
-  near(Number(await view.twoRawFactor.innerText()), 0.0003, 0.00005, 'raw p(1−p)');
+  near(magnitudeOf(await view.twoRawFactor.innerText()).value, 0.000335, 0.000005, 'raw p(1−p), 3.35×10⁻⁴');
   near(Number(await view.twoScaledFactor.innerText()), 0.197, 0.0005, 'scaled p(1−p)');
   const ratio = Number.parseFloat(await view.twoRatio.innerText());
   assert.ok(ratio > 550 && ratio < 650, `the gradient factor grows about 600 times, got ${ratio}`);
@@ -197,4 +197,90 @@ test('the figure fits a 375 px phone screen', async () => {
   const plot = await view.figure.getByRole('img', { name: /mean largest weight against key width/ }).boundingBox();
   assert.ok(plot.x >= 0 && plot.x + plot.width <= 375, 'the plot stays on screen');
   assert.deepEqual(problems, []);
+});
+
+// ---- large widths: no Infinity, no zero, no false digits ------------------------------------
+
+/** "4.27×10²⁶×" → 4.27e26 (the page prints large and tiny magnitudes with a power of ten). */
+function magnitudeOf(text) {
+  const normal = text.replaceAll('\u2212', '-').replaceAll('\u207b', '-')
+    .replace(/[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]/g, (c) => String('\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'.indexOf(c)));
+  const match = /^(-?\d+(?:\.\d+)?)(?:\u00d710(-?\d+))?/.exec(normal.trim());
+  assert.ok(match, `no magnitude in "${text}"`);
+  return { value: Number(match[1]) * 10 ** Number(match[2] ?? 0), mantissa: match[1], exponent: Number(match[2] ?? 0) };
+}
+
+/** ln(p(1−p)) of the top weight of softmax([s, 0, …, 0]) with `others` zeros, in closed form. */
+function logTopFactor(s, others) {
+  const rest = Math.log(others) - s; // ln(others · e^−s)
+  const log1pRest = Math.log1p(Math.exp(rest));
+  return -log1pRest + (rest - log1pRest); // ln p + ln(1 − p)
+}
+
+test('Part A at d_k = 256 and 1024: ratios with 3 significant digits and a power of ten, never Infinity or 0', async () => {
+  const { page, problems } = await session.openPage({ search: '?why-scale.dk=1024' });
+  const view = whyScaleFigure(page);
+  const figure = view.figure;
+  const readout = (name) => figure.getByLabel(name, { exact: true });
+  for (const [dk, cases] of [['1024', [['two', 1, 32], ['four', 3, 64]]], ['256', [['two', 1, 16], ['four', 3, 32]]]]) {
+    if (dk === '256') await view.width.selectOption('256');
+    for (const [name, others, rawTop] of cases) {
+      const ratioText = await readout(`${name} keys: gradient factor grows by`).innerText();
+      const rawText = await readout(`${name} keys: p(1−p) of the top weight, raw`).innerText();
+      assert.doesNotMatch(ratioText + rawText, /Infinity|NaN/, `${name} keys at ${dk}`);
+      const raw = magnitudeOf(rawText);
+      assert.ok(raw.value > 0, `${name} keys at ${dk}: raw p(1−p) is ${rawText}, not 0`);
+      const ratio = magnitudeOf(ratioText);
+      assert.match(ratio.mantissa, /^\d\.\d\d$/, `${name} keys at ${dk}: three significant digits, got ${ratioText}`);
+      const expected = (logTopFactor(rawTop / Math.sqrt(Number(dk)), others) - logTopFactor(rawTop, others)) / Math.LN10;
+      assert.equal(ratio.exponent, Math.floor(expected), `${name} keys at ${dk}: ${ratioText}`);
+      assert.ok(Math.abs(ratio.value / 10 ** expected - 1) < 0.006, `${name} keys at ${dk}: ${ratioText} against 10^${expected}`);
+      const expectedRaw = logTopFactor(rawTop, others) / Math.LN10;
+      assert.ok(Math.abs(raw.value / 10 ** expectedRaw - 1) < 0.006, `${name} keys at ${dk}: raw ${rawText} against 10^${expectedRaw}`);
+    }
+  }
+  // The issue's two cases: 1.55×10¹³ (two keys at 1024) and 5.41×10¹² (four keys at 256).
+  assert.equal(await readout('four keys: gradient factor grows by').innerText(), '5.41×10¹²×');
+  await view.width.selectOption('1024');
+  assert.equal(await readout('two keys: gradient factor grows by').innerText(), '1.55×10¹³×');
+  assert.deepEqual(problems, []);
+});
+
+/**
+ * Number runs that carry digits float64 does not have: a decimal with more than 9 significant
+ * digits (the page's finest probability has 9 decimals), or a whole number past 2^53, where
+ * float64 stops holding every integer (thin-space groups joined: "5 409 058 767 149").
+ */
+function falseDigitRuns(text) {
+  const runs = text.match(/\d(?:[\d.]|\u2009(?=\d{3}))*/g) ?? [];
+  return runs.map((run) => run.replaceAll('\u2009', '')).filter((run) => {
+    if (run.includes('.')) return run.replace('.', '').replace(/^0+/, '').length > 9;
+    return run.length > 16 || Number(run) > 2 ** 53;
+  });
+}
+
+test('no readout on the page shows Infinity, NaN or a run of false digits, at the extremes of its controls', async () => {
+  const searches = [
+    '',
+    '?why-scale.dk=1024&temperature.tau=0.01&heads.k=3&by-hand.hide=0&by-hand.qx=-4&by-hand.qy=4&cost.n=1000000&cost.d=4096&cost.h=64',
+    '?why-scale.dk=256&why-scale.keys=64&why-scale.marker=10&temperature.tau=100&heads.k=0&cost.n=1&cost.d=1&cost.h=1&cost.bytes=8',
+  ];
+  for (const search of searches) {
+    const { page, problems } = await session.openPage({ search });
+    const text = await page.evaluate(() => {
+      // Readouts, labels, captions and accessible names; not code listings, links or citations
+      // (an arXiv number such as 1706.03762 is not a measurement).
+      const main = document.querySelector('main').cloneNode(true);
+      for (const node of main.querySelectorAll('pre, code, a, cite, math, .references')) node.remove();
+      const attributes = [...main.querySelectorAll('[aria-label], [aria-valuetext], [title]')]
+        .flatMap((node) => ['aria-label', 'aria-valuetext', 'title'].map((name) => node.getAttribute(name) ?? ''));
+      const texts = [];
+      const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) texts.push(walker.currentNode.data);
+      return `${texts.join('\n')}\n${attributes.join('\n')}`;
+    });
+    assert.doesNotMatch(text, /Infinity|NaN/, `${search || 'default'}: a readout shows Infinity or NaN`);
+    assert.deepEqual(falseDigitRuns(text), [], `${search || 'default'}: digit runs longer than the computation holds`);
+    assert.deepEqual(problems, [], search);
+  }
 });

@@ -34,6 +34,43 @@ TEST(RowStats, GradientFactorRawAgainstScaled) {
   EXPECT_NEAR(scaled / raw, 590, 15);  // "almost 600×"
 }
 
+TEST(RowStats, LogGradientFactorAgreesWhereTheWeightsAreExact) {
+  const Matrix scores = rows({{0.3, -1.2, 2.0, 0.5}, {8, 0, 0, 0}});
+  for (const double tau : {1.0, 0.5, 8.0}) {
+    const Matrix direct = gradient_factor(softmax_rows(scores, tau));
+    const Matrix logged = log_gradient_factor(scores, tau);
+    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+      for (Eigen::Index j = 0; j < scores.cols(); ++j) {
+        EXPECT_NEAR(std::exp(logged(i, j)), direct(i, j), 1e-14 * (1 + direct(i, j))) << i << "," << j << " tau " << tau;
+      }
+    }
+  }
+}
+
+TEST(RowStats, LogGradientFactorWherePRoundsToOne) {
+  // Four keys at d_k = 1024: raw scores (64, 0, 0, 0). In float64 the top weight is exactly 1
+  // and p(1 − p) from the weights is 0; the true value is 3e^−64 / (1 + 3e^−64)² ≈ 4.8e−28.
+  const Matrix raw = rows({{64, 0, 0, 0}});
+  EXPECT_EQ(gradient_factor(softmax_rows(raw))(0, 0), 0.0);
+  const Matrix logged = log_gradient_factor(raw);
+  EXPECT_NEAR(logged(0, 0), std::log(3.0) - 64, 1e-12);
+  // Scaled by √1024 = 32 the scores are (2, 0, 0, 0): the ratio scaled ÷ raw is about 4.3×10^26.
+  const double scaled = log_gradient_factor(raw, 32)(0, 0);
+  const double p = std::exp(2.0) / (std::exp(2.0) + 3);
+  EXPECT_NEAR(scaled, std::log(p * (1 - p)), 1e-14);
+  EXPECT_NEAR((scaled - logged(0, 0)) / std::log(10.0), 26.630, 0.001);
+  // The small weights: p_j ≈ e^−64, 1 − p_j ≈ 1.
+  EXPECT_NEAR(logged(0, 1), -64 - std::log1p(3 * std::exp(-64.0)), 1e-12);
+}
+
+TEST(RowStats, LogGradientFactorRefusesOneKeyAndBadTemperature) {
+  EXPECT_THAT(invalid_argument_message([] { log_gradient_factor(rows({{1}, {2}})); }),
+              HasSubstr("at least 2 columns"));
+  EXPECT_THAT(invalid_argument_message([] { log_gradient_factor(rows({{1, 2}}), 0); }), HasSubstr("temperature"));
+  EXPECT_THAT(invalid_argument_message([] { log_gradient_factor(rows({{1e300, -1e300}}), 1e-10); }),
+              HasSubstr("ln p(1 − p)"));
+}
+
 TEST(RowStats, JacobianMatchesFiniteDifferences) {
   const Matrix z = rows({{0.3, -1.2, 2.0, 0.5}});
   const Matrix p = softmax_rows(z);

@@ -111,6 +111,11 @@ const cases = {
     pattern: /is empty \(0x2\)/,
     check: () => close(lab.gradientFactor(matrix([[0.5]])).data[0], 0.25, 0, 'p(1-p)'),
   },
+  logGradientFactor: {
+    fail: () => lab.logGradientFactor(matrix([[1], [2]])),
+    pattern: /at least 2 columns/,
+    check: () => close(lab.logGradientFactor(matrix([[64, 0, 0, 0]])).data[0], Math.log(3) - 64, 1e-12, 'ln p(1-p)'),
+  },
   softmaxJacobian: {
     fail: () => lab.softmaxJacobian(matrix([[0.5, 0.5], [0.5, 0.5]])),
     pattern: /must be 1xm, got 2x2/,

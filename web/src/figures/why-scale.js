@@ -5,12 +5,13 @@
 // averages come from the WebAssembly core; this module only arranges them.
 
 import { createBars } from '../lib/charts/bars.js';
-import { formatCount, formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format/index.js';
+import { formatFixed, formatNats, formatSignificant, formatWeight } from '../lib/format/index.js';
+import { NOT_FINITE, formatFromLog, formatMagnitude } from '../lib/format/magnitude.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { htmlElement } from '../lib/dom/elements.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 
 // Part A: widths whose square root is a whole number, so the raw scores stay readable.
@@ -40,15 +41,23 @@ const SQRT = '\u221a';
  * 0.731, 0.9997, 0.0003, 0.9999997, and 1.1×10⁻⁷ for the tiny ones.
  */
 function formatProbability(p) {
-  if (!Number.isFinite(p)) return String(p);
-  if (p > 0 && p < 1e-4) {
-    const [mantissa, exponent] = p.toExponential(1).split('e');
-    const superscript = exponent.replace('-', '\u207b').replace(/\d/g, (d) => '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079'[d]);
-    return `${mantissa}\u00d710${superscript.replace('+', '')}`;
-  }
+  if (!Number.isFinite(p)) return NOT_FINITE;
+  if (p > 0 && p < 1e-4) return formatMagnitude(p, { digits: 2 });
   const nearest = Math.min(p, 1 - p);
   const decimals = nearest >= 1e-3 ? 3 : Math.min(9, Math.ceil(-Math.log10(nearest)));
   return formatFixed(p, decimals);
+}
+
+/**
+ * The printed value of a top weight that float64 rounds to 1 (within 10⁻⁹ of it): "1 − 4.8×10⁻²⁸",
+ * with 1 − p from the core's ln p(1 − p) less ln p. Other bars keep their format (null).
+ */
+function nearOne(weights, top, logFactor) {
+  const p = weights[top];
+  if (!(1 - p < 1e-9)) return null;
+  const texts = Array.from(weights, () => null);
+  texts[top] = `1 \u2212 ${formatFromLog(logFactor - Math.log(p), { digits: 2 })}`;
+  return texts;
 }
 
 function oneRow(values) {
@@ -88,12 +97,12 @@ export function mount(element, { lab, state }) {
     const rawTitle = htmlElement('p', { class: 'why-scale-bars-title' }, null, panel);
     const rawBars = createBars(panel, {
       labels, label: `${example.title.toLowerCase()}, softmax of the raw scores`,
-      format: formatProbability, formatExact: formatProbability, valueChars: 10,
+      format: formatProbability, formatExact: formatProbability, valueChars: 13,
     });
     const scaledTitle = htmlElement('p', { class: 'why-scale-bars-title' }, null, panel);
     const scaledBars = createBars(panel, {
       labels, label: `${example.title.toLowerCase()}, softmax after dividing by ${SQRT}${SUBSCRIPT_K}`,
-      format: formatProbability, formatExact: formatProbability, valueChars: 10,
+      format: formatProbability, formatExact: formatProbability, valueChars: 13,
     });
     const readouts = htmlElement('div', { class: 'readouts' }, null, panel);
     const lower = example.title.toLowerCase();
@@ -121,19 +130,20 @@ export function mount(element, { lab, state }) {
         const scaledWeights = lab.softmax(oneRow(raw), { tau: root });
         const rawTop = lab.rowStats(rawWeights).argmax[0];
         const scaledTop = lab.rowStats(scaledWeights).argmax[0];
-        const rawFactor = lab.gradientFactor(rawWeights).data[rawTop];
-        const scaledFactor = lab.gradientFactor(scaledWeights).data[scaledTop];
+        // p(1−p) in log space, from the scores: at d_k = 1024 the raw top weight rounds to 1
+        // in float64, where p(1−p) from the weights would be 0 and the ratio Infinity.
+        const rawLogFactor = lab.logGradientFactor(oneRow(raw)).data[rawTop];
+        const scaledLogFactor = lab.logGradientFactor(oneRow(raw), { tau: root }).data[scaledTop];
 
         example.rawTitle.textContent = `raw scores (${raw.map((v) => formatSignificant(v, 4)).join(', ')}) \u2192 softmax`;
         example.scaledTitle.textContent =
           `divided by ${SQRT}${width} = ${formatSignificant(root, 4)}: (${example.scaled.join(', ')}) \u2192 softmax`;
-        example.rawBars.update(rawWeights.data, { highlight: rawTop });
+        example.rawBars.update(rawWeights.data, { highlight: rawTop, texts: nearOne(rawWeights.data, rawTop, rawLogFactor) });
         example.scaledBars.update(scaledWeights.data, { highlight: scaledTop });
-        example.rawFactor.output.textContent = formatProbability(rawFactor);
-        example.scaledFactor.output.textContent = formatProbability(scaledFactor);
-        const ratio = scaledFactor / rawFactor;
-        example.ratio.output.textContent = `${ratio < 1000 ? formatSignificant(ratio, 3) : formatCount(ratio)}\u00d7`;
-        example.ratio.note.textContent = 'scaled \u00f7 raw';
+        example.rawFactor.output.textContent = formatFromLog(rawLogFactor);
+        example.scaledFactor.output.textContent = formatFromLog(scaledLogFactor);
+        example.ratio.output.textContent = `${formatFromLog(scaledLogFactor - rawLogFactor)}\u00d7`;
+        example.ratio.note.textContent = 'scaled \u00f7 raw, from the logarithms of both';
       }
       problemA.clear();
     } catch (error) {
@@ -160,7 +170,7 @@ export function mount(element, { lab, state }) {
   });
   const markerSlider = createSlider(controlsB, {
     label: 'marker at d\u2096 = 2^k',
-    hint: 'Moves the dashed line; the four numbers below are read there.',
+    hint: 'Moves the marker line; the four numbers below are read there.',
     min: MARKER.min, max: MARKER.max, step: 1,
     value: state.get('why-scale.marker'),
     format: (k) => `${2 ** k} (k = ${k})`,

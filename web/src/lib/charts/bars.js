@@ -69,8 +69,12 @@ export function createBars(container, options) {
 
   return {
     element: wrapper,
-    /** Redraws the bars for new values; `highlight` marks one bar (e.g. the largest). */
-    update(values, { highlight = null } = {}) {
+    /**
+     * Redraws the bars for new values; `highlight` marks one bar (e.g. the largest); `texts`
+     * replaces the printed and spoken value of some bars (null entries keep the format), for a
+     * value better told another way ("1 − 4.8×10⁻²⁸" for a weight that rounds to 1).
+     */
+    update(values, { highlight = null, texts = null } = {}) {
       if (values.length !== items.length) throw new Error(`bars: expected ${items.length} values, got ${values.length}`);
       items.forEach((item, i) => {
         const v = values[i];
@@ -94,8 +98,9 @@ export function createBars(container, options) {
           item.value.setAttribute('y', y + barLength - length - 4);
           item.value.setAttribute('text-anchor', 'middle');
         }
-        item.value.textContent = format(v);
-        item.group.setAttribute('aria-label', `${item.name}: ${formatExact(v)}`);
+        const text = texts?.[i] ?? null;
+        item.value.textContent = text ?? format(v);
+        item.group.setAttribute('aria-label', `${item.name}: ${text ?? formatExact(v)}`);
         item.group.classList.toggle('bar-highlight', i === highlight);
       });
     },

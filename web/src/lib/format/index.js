@@ -5,6 +5,8 @@
 
 import { formatLocale } from 'd3-format';
 
+import { NOT_FINITE } from './magnitude.js';
+
 const MINUS = '\u2212'; // a real minus sign reads better than a hyphen next to digits
 const SUPERSCRIPT_DIGITS = '\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079';
 
@@ -29,7 +31,7 @@ export function formatScientific(value, decimals, { times = false } = {}) {
 
 /** Fixed number of decimals: formatFixed(0.73412, 3) → "0.734"; never "−0.000". */
 export function formatFixed(value, decimals = 3) {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_FINITE;
   return formatter(`.${decimals}f`)(value);
 }
 
@@ -52,7 +54,7 @@ export function formatWeightExact(value) {
  * spanning decades: 0.01, 0.316, 1, 31.6, 100.
  */
 export function formatSignificant(value, digits = 3) {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_FINITE;
   if (value === 0) return '0';
   return formatter(`.${digits}~r`)(value);
 }
@@ -70,7 +72,7 @@ export function formatNats(value) {
 
 /** Whole numbers with thin-space thousands separators: 1 048 576. */
 export function formatCount(value) {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_FINITE;
   return formatter(',.0f')(value);
 }
 
@@ -89,7 +91,7 @@ const BYTE_UNITS = [[1e15, 'PB'], [1e12, 'TB'], [1e9, 'GB'], [1e6, 'MB'], [1e3, 
 
 /** Large counts as 29.5 M, 462 M, 1.93 T; small ones in full. */
 export function formatAmount(value) {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_FINITE;
   if (value < 1e4) return formatCount(value);
   const [factor, unit] = AMOUNT_UNITS.find(([f]) => value >= f);
   return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
@@ -97,7 +99,7 @@ export function formatAmount(value) {
 
 /** Bytes in decimal units, as disk and memory sizes are usually quoted: 1.84 MB, 10.1 GB. */
 export function formatBytes(value) {
-  if (!Number.isFinite(value)) return String(value);
+  if (!Number.isFinite(value)) return NOT_FINITE;
   if (value < 1000) return `${formatCount(value)}\u00a0B`;
   const [factor, unit] = BYTE_UNITS.find(([f]) => value >= f);
   return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
