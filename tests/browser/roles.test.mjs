@@ -18,7 +18,7 @@ function rolesFigure(page) {
     head: figure.getByLabel('head', { exact: true }),
     grid: figure.getByRole('grid'), // only the chosen role's map is shown
     sources: figure.locator('dl'),
-    strongest: figure.getByRole('list', { name: 'Strongest key for each query' }).getByRole('listitem'),
+    strongest: figure.getByRole('list', { name: 'Where each query puts most weight' }).getByRole('listitem'),
   };
 }
 
@@ -123,6 +123,12 @@ test('at h = 4, head 0 of the cross map lines each French word up with its Engli
   assert.equal(strongest.length, 3);
   assert.match(strongest[1], /^“chat” \(1\) → “cat” \(1\)/);
   assert.match(strongest[2], /^“s'assit” \(2\) → “sat” \(2\)/);
+  // "le" matches both "the"s equally: a tie is reported as a tie, not as one strongest key.
+  assert.equal(names[0].map(trailingNumber)[0], names[0].map(trailingNumber)[4]);
+  assert.match(strongest[0], /^“le” \(0\) → “the” \(0\) and “the” \(4\), 0\.\d{3} each$/);
+  // What the decoder's queries are is said plainly.
+  assert.match(await view.figure.locator('.roles-query-note').innerText(),
+    /no trained decoder\. Its query rows are exactly the English rows .*“le” = “the”, “chat” = “cat”, “s'assit” = “sat”/);
   await page.waitForFunction(() => location.search.includes('roles.head=4-0'));
   assert.deepEqual(problems, []);
 });

@@ -11,6 +11,7 @@ import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];
@@ -126,7 +127,9 @@ export function mount(element, { lab, state }) {
     htmlElement('dt', {}, label, sourceList);
     sourceRows[key] = htmlElement('dd', {}, null, sourceList);
   }
-  htmlElement('p', { class: 'panel-title roles-top-title', id: uniqueId('roles-top') }, 'Strongest key for each query', side);
+  // What the toy decoder's queries are, said plainly: checked against the core's matrices.
+  const queryNote = htmlElement('p', { class: 'roles-query-note', hidden: '' }, null, side);
+  htmlElement('p', { class: 'panel-title roles-top-title', id: uniqueId('roles-top') }, 'Where each query puts most weight', side);
   const topList = htmlElement('ul', { class: 'roles-top', 'aria-labelledby': side.lastChild.id }, null, side);
   const problem = createFigureProblem(body);
 
@@ -144,6 +147,24 @@ export function mount(element, { lab, state }) {
   registerMatrix(element, 'scaled scores Q K\u1d40 / \u221ad\u2096 (picked head)', exported((l) => l.scores, () => tokens));
   registerMatrix(element, 'output of the picked head (weights \u00b7 V)', exported((l) => l.head.output, headFeatures, 'feature'));
   registerMatrix(element, 'output of the layer (all heads, concat \u00b7 W\u1d3c)', exported((l) => l.result.output, () => features, 'feature'));
+
+  /**
+   * The toy has no trained decoder: its three query rows are built from the English words
+   * they translate. Which rows of X they equal is checked here with the core, not assumed.
+   */
+  function crossQueryNote() {
+    const same = crossTokens.map((_, i) => {
+      const j = tokens.findIndex((_, k) => lab.maxAbsDifference(
+        { rows: 1, cols: crossX.cols, data: crossX.data.slice(i * crossX.cols, (i + 1) * crossX.cols) },
+        { rows: 1, cols: X.cols, data: X.data.slice(k * X.cols, (k + 1) * X.cols) }) === 0);
+      return j;
+    });
+    if (same.some((j) => j < 0)) return 'The decoder\u2019s rows are its own embedding of the French words.';
+    const pairs = crossTokens.map((t, i) => `${quoteToken(t)} = ${quoteToken(tokens[same[i]])}`).join(', ');
+    return `Said plainly: this toy has no trained decoder. Its query rows are exactly the English rows of the words `
+      + `they translate (${pairs}: same features, same positions), and they go through the same W_Q. A real decoder `
+      + 'learns its own embedding and its own W_Q; here they stand in for a decoder that has learned to ask for the word it translates.';
+  }
 
   function compute(role, h) {
     if (role === 'cross') return lab.crossMultiHead(crossX, X, WQ, WK, WV, WO, h);
@@ -178,9 +199,18 @@ export function mount(element, { lab, state }) {
       const stats = lab.rowStats(weights);
       topList.replaceChildren();
       view.rowLabels.forEach((token, i) => {
-        const top = stats.argmax[i];
-        htmlElement('li', {}, `${view.rowNames[i]} \u2192 ${tokenNames[top]}, ${formatWeight(stats.max[i])}`, topList);
+        // A tie is reported as a tie: "“le” → “the” (0) and “the” (4), 0.500 each".
+        const shownRow = role === 'decoder' ? blankMasked(weights, causal) : weights;
+        let text;
+        if (isEvenRow(weights, i)) text = `${view.rowNames[i]} \u2192 every key equally, ${formatWeight(stats.max[i])}`;
+        else {
+          const keys = keysAtMax(shownRow, i, stats.max[i]);
+          text = `${view.rowNames[i]} \u2192 ${keys.map((j) => tokenNames[j]).join(' and ')}, ${formatWeight(stats.max[i])}${keys.length > 1 ? ' each' : ''}`;
+        }
+        htmlElement('li', {}, text, topList);
       });
+      queryNote.hidden = role !== 'cross';
+      if (role === 'cross') queryNote.textContent = crossQueryNote();
       problem.clear();
     } catch (error) {
       last = null;
