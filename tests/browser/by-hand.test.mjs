@@ -330,3 +330,61 @@ test('"every token as query" shows its table where the eye is, and says so', asy
     assert.deepEqual(problems, []);
   }
 });
+
+/** Screen boxes of a plane's texts and output dot, with what they say. */
+async function planeMarks(plane) {
+  return plane.evaluate((svg) => [...svg.querySelectorAll('.by-hand-label, .by-hand-weight-label, .by-hand-output-label, circle.by-hand-output')]
+    .filter((node) => node.getAttribute('visibility') !== 'hidden' && (node.tagName === 'circle' || node.textContent))
+    .map((node) => {
+      const r = node.getBoundingClientRect();
+      return { what: node.tagName === 'circle' ? 'output dot' : node.textContent, x: r.x, y: r.y, width: r.width, height: r.height };
+    }));
+}
+
+function collisions(marks) {
+  const found = [];
+  const shrink = 1; // glyph boxes carry a little air
+  for (let a = 0; a < marks.length; a += 1) {
+    for (let b = a + 1; b < marks.length; b += 1) {
+      const p = marks[a];
+      const q = marks[b];
+      if (p.x + shrink < q.x + q.width - shrink && q.x + shrink < p.x + p.width - shrink
+        && p.y + shrink < q.y + q.height - shrink && q.y + shrink < p.y + p.height - shrink) found.push(`${p.what} / ${q.what}`);
+    }
+  }
+  return found;
+}
+
+test('the planes: no labels collide at q = [−4, 4], the value plane keeps its own zoom, and by default q does not hide k1', async () => {
+  const { page, problems } = await session.openPage({ search: `${UNCOVERED}&by-hand.qx=-4&by-hand.qy=4` });
+  const view = byHandFigure(page);
+  const keyPlane = view.figure.getByRole('group', { name: 'query and keys', exact: true });
+  const valuePlane = view.figure.getByRole('group', { name: 'values and output', exact: true });
+  const values = await planeMarks(valuePlane);
+  assert.ok(values.some((m) => /^a 0\.\d\d$/.test(m.what)) && values.some((m) => m.what === 'output dot'), JSON.stringify(values));
+  assert.deepEqual(collisions(values), [], 'value plane labels');
+  assert.deepEqual(collisions(await planeMarks(keyPlane)), [], 'query plane labels');
+  const ticks = (plane) => plane.locator('.by-hand-tick').allTextContents();
+  const largest = (texts) => Math.max(...texts.map((t) => Math.abs(Number(t.replace('\u2212', '-')))));
+  assert.equal(largest(await ticks(keyPlane)), 4, 'the query plane zooms out to hold q');
+  assert.ok(largest(await ticks(valuePlane)) <= 2, `the value plane keeps its own zoom: ${await ticks(valuePlane)}`);
+  assert.deepEqual(problems, []);
+
+  // Default: q = k1 = [1, 0]. k1's shaft is drawn over q's wider one, so both show.
+  const start = await session.openPage();
+  const shown = await byHandFigure(start.page).figure.getByRole('group', { name: 'query and keys', exact: true }).evaluate((svg) => {
+    const k1 = [...svg.querySelectorAll('line.by-hand-key')][0];
+    const q = svg.querySelector('line.by-hand-query');
+    return {
+      // SVG paints in document order: k1 after q is k1 on top of q.
+      keyOnTop: Boolean(q.compareDocumentPosition(k1) & Node.DOCUMENT_POSITION_FOLLOWING),
+      qWidth: Number.parseFloat(getComputedStyle(q).strokeWidth),
+      kWidth: Number.parseFloat(getComputedStyle(k1).strokeWidth),
+      same: q.getAttribute('x2') === k1.getAttribute('x2') && q.getAttribute('y2') === k1.getAttribute('y2'),
+    };
+  });
+  assert.ok(shown.same, 'q and k1 coincide by default');
+  assert.ok(shown.keyOnTop, 'k1\'s shaft is drawn over q\'s');
+  assert.ok(shown.qWidth > shown.kWidth + 2, `q's band (${shown.qWidth}) shows around k1 (${shown.kWidth})`);
+  assert.deepEqual(start.problems, []);
+});

@@ -63,11 +63,53 @@ export function createPlane(parent, { label, title }) {
   return plane;
 }
 
-/** An arrow from the origin with a head, a text label and a draggable, focusable tip. */
-export function createArrow(plane, { name, kind, onMove, onRelease }) {
+/**
+ * Moves labels apart where they overlap each other or an obstacle ({ x, y, width, height }
+ * boxes in viewBox units, e.g. the output dot): each label in turn is stepped down, or up
+ * when it would leave the plane, until it is clear. Labels are SVG texts with x/y set and
+ * anchored in the middle.
+ */
+export function declutter(labels, obstacles = []) {
+  const LINE = 13;
+  const placed = obstacles.map((o) => ({ ...o }));
+  const boxOf = (text, y) => {
+    const width = Math.max(8, text.textContent.length * 6.6);
+    const x = Number(text.getAttribute('x'));
+    const anchor = text.getAttribute('text-anchor');
+    const left = anchor === 'start' ? x : anchor === 'end' ? x - width : x - width / 2;
+    return { x: left, y: y - LINE / 2, width, height: LINE };
+  };
+  const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (const text of labels) {
+    if (!text.textContent) continue;
+    const start = Number(text.getAttribute('y'));
+    let best = start;
+    // Try the nearest free line: 0, +1, −1, +2, −2, … lines away, inside the plane.
+    for (let step = 0; step < 12; step += 1) {
+      const offset = (step % 2 ? 1 : -1) * Math.ceil(step / 2) * LINE;
+      const y = start + offset;
+      if (y < -PAD + LINE / 2 || y > PLANE + PAD - LINE / 2) continue;
+      if (!placed.some((box) => overlaps(boxOf(text, y), box))) {
+        best = y;
+        break;
+      }
+    }
+    text.setAttribute('y', best);
+    placed.push(boxOf(text, best));
+  }
+}
+
+/**
+ * An arrow from the origin with a head, a text label and a draggable, focusable tip.
+ * `under`: its shaft and head are drawn beneath every other arrow (its tip stays on top), so
+ * a thick query lying on a key shows as a band around the key, never hiding it.
+ */
+export function createArrow(plane, { name, kind, onMove, onRelease, under = false }) {
   const cls = `by-hand-${kind}`;
   const line = svgElement('line', { class: `by-hand-shaft ${cls}`, 'stroke-width': 2.5 }, plane.arrows);
   const head = svgElement('polygon', { class: `by-hand-head ${cls}` }, plane.arrows);
+  if (under) plane.arrows.prepend(line, head);
+  const headSize = under ? 1.6 : 1; // a wider head, to show around a key's head on top of it
   const text = svgElement('text', { class: `by-hand-label ${cls}`, 'text-anchor': 'middle', 'dominant-baseline': 'central' }, plane.marks);
   text.textContent = name;
   const handle = svgElement('g', {
@@ -138,10 +180,11 @@ export function createArrow(plane, { name, kind, onMove, onRelease }) {
       if (length > 1e-9) {
         const ux = dx / length;
         const uy = dy / length;
-        const back = Math.min(10, length);
+        const back = Math.min(10 * headSize, length);
+        const half = 5 * headSize;
         const baseX = tipX - ux * back;
         const baseY = tipY - uy * back;
-        head.setAttribute('points', `${tipX},${tipY} ${baseX - uy * 5},${baseY + ux * 5} ${baseX + uy * 5},${baseY - ux * 5}`);
+        head.setAttribute('points', `${tipX},${tipY} ${baseX - uy * half},${baseY + ux * half} ${baseX + uy * half},${baseY - ux * half}`);
         head.removeAttribute('visibility');
       } else {
         head.setAttribute('visibility', 'hidden');
@@ -159,6 +202,8 @@ export function createArrow(plane, { name, kind, onMove, onRelease }) {
     setWidth(width) {
       line.setAttribute('stroke-width', width);
     },
+    /** The name label, for declutter(). */
+    label: text,
     /** Where a second line of text can go next to the name label without covering the arrow. */
     noteAt() {
       const [x, y, pointsDown] = labelAt;

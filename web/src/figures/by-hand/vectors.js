@@ -5,7 +5,7 @@
 import { parseNumber } from '../../lib/controls/number-field.js';
 import { htmlElement, svgElement, uniqueId } from '../../lib/dom/elements.js';
 import { formatFixed } from '../../lib/format/index.js';
-import { createArrow, createPlane } from './plane.js';
+import { createArrow, createPlane, declutter } from './plane.js';
 import {
   KEY_IDS, MAX, MIN, VALUE_IDS, VECTORS, clamp, fitWindow, fmtComponent, vectorKey,
 } from './model.js';
@@ -22,12 +22,13 @@ export function createVectorsPanel(parent, { state, onRelease }) {
 
   const setVector = (id, [x, y]) => state.setMany([[vectorKey(id, 'x'), x], [vectorKey(id, 'y'), y]]);
   const arrows = {};
-  // Values first, then keys, then the query, so the query's tip is on top where tips meet.
+  // Values first, then keys, then the query, so the query's tip is on top where tips meet;
+  // the query's thick shaft goes under the keys, so q = k1 (the default) still shows k1.
   for (const id of [...VALUE_IDS, ...KEY_IDS, 'q']) {
     const vector = VECTORS.find((v) => v.id === id);
     const plane = vector.kind === 'value' ? valuePlane : keyPlane;
     arrows[id] = createArrow(plane, {
-      name: id, kind: vector.kind, onMove: (xy) => setVector(id, xy), onRelease,
+      name: id, kind: vector.kind, onMove: (xy) => setVector(id, xy), onRelease, under: id === 'q',
     });
   }
   const outputDot = svgElement('circle', { r: 6.5, class: 'by-hand-output' }, valuePlane.marks);
@@ -78,11 +79,11 @@ export function createVectorsPanel(parent, { state, onRelease }) {
   }
 
   function renderPlanes(vectors, { weights, output }, covered) {
-    // Both planes share one window, refitted unless a tip is being dragged.
+    // Each plane fits its own vectors (a long query does not shrink the values), refitted
+    // unless a tip is being dragged.
     if (!Object.values(arrows).some((arrow) => arrow.dragging)) {
-      const window = fitWindow(VECTORS.map((v) => vectors[v.id]));
-      keyPlane.setWindow(window);
-      valuePlane.setWindow(window);
+      keyPlane.setWindow(fitWindow(['q', ...KEY_IDS].map((id) => vectors[id])));
+      valuePlane.setWindow(fitWindow([...VALUE_IDS.map((id) => vectors[id]), Array.from(output)]));
     }
     for (const vector of VECTORS) arrows[vector.id].set(vectors[vector.id]);
     VALUE_IDS.forEach((id, j) => {
@@ -101,6 +102,11 @@ export function createVectorsPanel(parent, { state, onRelease }) {
     outputLabel.setAttribute('x', valuePlane.toX(output[0]) + 8);
     outputLabel.setAttribute('y', valuePlane.toY(output[1]) + 16);
     outputLabel.textContent = 'o';
+    // Names, weights and the output's label never pile up (q = [−4, 4] sends them all to v2).
+    const dot = { x: valuePlane.toX(output[0]) - 7, y: valuePlane.toY(output[1]) - 7, width: 14, height: 14 };
+    declutter([...VALUE_IDS.map((id) => arrows[id].label), ...weightLabels, ...(hideOutput ? [] : [outputLabel])],
+      hideOutput ? [] : [dot]);
+    declutter(['q', ...KEY_IDS].map((id) => arrows[id].label));
   }
 
   return {
