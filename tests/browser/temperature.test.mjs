@@ -171,3 +171,41 @@ test('the lines from the query to every key are as wide as the weights', async (
   assert.notDeepEqual(moved, starts, 'the lines now leave "sat"');
   assert.deepEqual(problems, []);
 });
+
+test('terms come before they are used: entropy and nats, the features, τ\'s range, w_a, and ties at the lowest τ', async () => {
+  const { page, problems } = await session.openPage({ search: '?temperature.tau=0.01&temperature.query=3' });
+  const view = temperatureFigure(page);
+  // Where each term first appears in the page's text, against where it is explained.
+  const first = await page.evaluate(() => {
+    const text = document.querySelector('main').innerText;
+    const at = (pattern) => text.search(pattern);
+    return {
+      entropy: at(/entropy/i), nats: at(/\bnats?\b/), definition: at(/Its entropy,/),
+      figure: text.indexOf(document.querySelector('#figure-temperature figcaption').innerText.slice(0, 40)),
+      // (<q> draws its quotation marks with CSS, which innerText leaves out.)
+      code: at(/code 1/), codeExplained: at(/code 1.? to .?code 4.? are a word's\s+identity code/),
+      pos: at(/pos cos/), posExplained: at(/pos cos.?, .?pos sin.?, .?pos cos 2.? and .?pos sin 2.? encode/),
+    };
+  });
+  assert.ok(first.definition >= 0 && first.definition <= first.entropy + 40, `entropy is defined where it first appears (${JSON.stringify(first)})`);
+  assert.ok(first.nats > first.definition && first.definition < first.figure, 'nats come after the definition, before the figure');
+  assert.equal(first.code, first.codeExplained, 'the identity-code features are explained where first named');
+  assert.equal(first.pos, first.posExplained, 'the position features are explained where first named');
+  assert.match(await page.locator('#eight-tokens').innerText(), /from a hundredth to a hundred/);
+  await view.tau.focus();
+  await page.keyboard.press('Home');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '0.01');
+  await page.keyboard.press('End');
+  assert.equal(await view.tau.getAttribute('aria-valuetext'), '100');
+  // Bahdanau's vector is w_a, not v (v is a value).
+  const additive = await page.locator('#figure-by-hand .by-hand-compare').innerText();
+  assert.match(additive, /w\s*a\s*ᵀ tanh/);
+  assert.doesNotMatch(additive, /vᵀ/);
+  // At the lowest τ a tie is no hard choice: "on" (3) splits between "cat" and itself.
+  await page.keyboard.press('Home');
+  const weights = await barWeights(view);
+  assert.ok(Math.abs(weights[1] - 0.5) < 1e-3 && Math.abs(weights[3] - 0.5) < 1e-3, `"on" at τ = 0.01: ${weights}`);
+  assert.equal(await view.onKey.innerText(), '“cat” (1) and “on” (3)', 'the readout reports the tie');
+  assert.match(await page.locator('#eight-tokens').innerText(), /a\s+tie stays a tie at every temperature/);
+  assert.deepEqual(problems, []);
+});

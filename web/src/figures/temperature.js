@@ -8,6 +8,7 @@ import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { createSlider } from '../lib/controls/slider.js';
 import { htmlElement } from '../lib/dom/elements.js';
+import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
 import { registerMatrix } from '../lib/export/registry.js';
@@ -102,7 +103,9 @@ export function mount(element, { lab, state }) {
       bars.update(picked, { highlight: top });
       lines.update(picked, query);
       largest.output.textContent = formatWeight(stats.max[query]);
-      argmax.output.textContent = tokenNames[top];
+      // A tie is a tie: "“cat” (1) and “on” (3)", never one of them picked as the key.
+      const tied = keysAtMax(weights, query, stats.max[query]);
+      argmax.output.textContent = isEvenRow(weights, query) ? 'every key equally' : tied.map((j) => tokenNames[j]).join(' and ');
       entropy.output.textContent = formatNats(stats.entropy[query]);
       entropy.note.textContent = `(a flat row has ${formatNats(flatEntropy)})`;
       problem.clear();

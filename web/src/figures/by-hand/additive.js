@@ -35,7 +35,8 @@ export function createAdditive(parent, { element, lab }) {
   const dotLines = compareColumn('Dot product');
   const addLines = compareColumn('Additive (Bahdanau)');
   setFormula(dotLines[0].formula, ['e', ['j'], ' = q\u00b7k', ['j'], ' / \u221ad', ['k'], ' = ']);
-  setFormula(addLines[0].formula, ['e', ['j'], ' = v\u1d40 tanh(W q + U k', ['j'], ') = ']);
+  // Bahdanau's output vector is written w_a here, so that it is not read as a value vector v_j.
+  setFormula(addLines[0].formula, ['e', ['j'], ' = w', ['a'], '\u1d40 tanh(W q + U k', ['j'], ') = ']);
   for (const column of [dotLines, addLines]) {
     setFormula(column[1].formula, ['a = softmax(e) = ']);
     setFormula(column[2].formula, ['o = \u03a3 a', ['j'], ' v', ['j'], ' = ']);
@@ -45,7 +46,7 @@ export function createAdditive(parent, { element, lab }) {
   const constants = htmlElement('p', { class: 'by-hand-compare-note' }, null, compare);
   const showMatrix = (rows) => `[${rows.map((r) => fmtVector(r, fmtComponent)).join(', ')}]`;
   constants.textContent = `Teaching constants (a real model learns them): W = ${showMatrix(ADDITIVE_W)}, `
-    + `U = ${showMatrix(ADDITIVE_U)}, v = ${fmtVector(ADDITIVE_V[0], fmtComponent)}.`;
+    + `U = ${showMatrix(ADDITIVE_U)}, w\u2090 = ${fmtVector(ADDITIVE_V[0], fmtComponent)}.`;
   constants.dataset.w = JSON.stringify(ADDITIVE_W);
   constants.dataset.u = JSON.stringify(ADDITIVE_U);
   constants.dataset.v = JSON.stringify(ADDITIVE_V);
@@ -56,7 +57,7 @@ export function createAdditive(parent, { element, lab }) {
   const exported = (pick, colLabels, colTitle) => () => (additive ? {
     values: [Array.from(pick(additive))], rowLabels: ['q'], colLabels, rowTitle: 'query', colTitle,
   } : null);
-  registerMatrix(element, 'additive scores v\u1d40 tanh(W q + U k\u2c7c)', exported((r) => r.scores.data, keyLabels, 'key'));
+  registerMatrix(element, 'additive scores w\u2090\u1d40 tanh(W q + U k\u2c7c)', exported((r) => r.scores.data, keyLabels, 'key'));
   registerMatrix(element, 'additive weights softmax(e)', exported((r) => r.weights.data, keyLabels, 'key'));
   registerMatrix(element, 'additive output (weights \u00b7 V)', exported((r) => r.output.data, ['x', 'y'], 'component'));
 
