@@ -139,3 +139,40 @@ test('at 375 px the page does not scroll sideways; the wide output scrolls insid
   }
   assert.deepEqual(problems, []);
 });
+
+test('one score matrix, one colour scale: lookup and all-at-once colour S alike, with the same legend; a hovered cell is outlined', async () => {
+  const { page, problems } = await session.openPage();
+  const view = allAtOnceFigure(page);
+  const lookupScores = page.locator('#figure-lookup').getByRole('grid', { name: 'scaled scores, queries by keys' });
+  const fills = (grid) => grid.getByRole('gridcell').evaluateAll((cells) => cells.map((c) => c.getAttribute('fill')));
+  assert.deepEqual(await fills(view.scores), await fills(lookupScores), 'every cell of S has one colour on the page');
+  const legendOf = (grid) => grid.locator('xpath=..').getByRole('note').getAttribute('aria-label');
+  assert.equal(await legendOf(view.scores), await legendOf(lookupScores));
+  assert.match(await legendOf(view.scores), /^colour legend: scaled score from −?\d+(\.\d\d)? \(dark purple\) to \d+(\.\d\d)? \(yellow\)$/);
+
+  // Pointing at a cell outlines it (not only the readout changes).
+  const cell = view.scores.getByRole('gridcell').nth(7 * 8 + 1);
+  await cell.hover();
+  const ring = await view.scores.evaluate((svg) => {
+    const r = svg.querySelector('.heatmap-hover-ring');
+    const c = svg.querySelector('.heatmap-cell-hovered');
+    return { visible: r.getAttribute('visibility'), x: Number(r.getAttribute('x')), cellX: Number(c?.getAttribute('x')), row: c?.dataset.row, col: c?.dataset.col };
+  });
+  assert.equal(ring.visible, 'visible');
+  assert.deepEqual([ring.row, ring.col], ['7', '1']);
+  assert.ok(Math.abs(ring.x - ring.cellX - 1) < 1e-9, 'the outline sits on the hovered cell');
+  await page.mouse.move(0, 0);
+  assert.equal(await view.scores.locator('.heatmap-hover-ring').getAttribute('visibility'), 'hidden');
+
+  // The why-scale marker is solid and neutral, unlike the dashed orange "scaled" curve.
+  const styles = await page.locator('#figure-why-scale').evaluate((figure) => {
+    const marker = figure.querySelector('.plot-marker line');
+    const scaled = figure.querySelector('path.plot-series-1');
+    const m = getComputedStyle(marker);
+    const s = getComputedStyle(scaled);
+    return { markerStroke: m.stroke, markerDash: m.strokeDasharray, scaledStroke: s.stroke, scaledDash: s.strokeDasharray };
+  });
+  assert.notEqual(styles.markerStroke, styles.scaledStroke, JSON.stringify(styles));
+  assert.equal(styles.markerDash, 'none', JSON.stringify(styles));
+  assert.deepEqual(problems, []);
+});

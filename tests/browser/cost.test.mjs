@@ -44,11 +44,17 @@ async function expectAmount(locator, value, unit, tolerance, what) {
   assert.ok(Math.abs(shown.value - value) <= tolerance, `${what}: got ${shown.value} ${shown.unit}, expected about ${value} ${unit}`);
 }
 
-async function expectVit(view) {
+/** The ViT sizes (n = 196, d = 768); with the preset's 12 heads, or the default's 8. */
+async function expectVit(view, heads = 8) {
   await expectAmount(view.qk, 29.5, 'M', 0.05, 'Q Kᵀ');
   await expectAmount(view.av, 29.5, 'M', 0.05, 'A·V');
   await expectAmount(view.projections, 462, 'M', 0.5, 'projections');
-  await expectAmount(view.allHeads, 1.8, 'MB', 0.05, 'weights of all heads');
+  await expectAmount(view.allHeads, heads === 12 ? 1.84 : 1.23, 'MB', 0.005, `weights of ${heads} heads`);
+}
+
+/** Every result reads "—": nothing left over from another input. */
+async function expectCleared(view) {
+  for (const readout of [view.qk, view.av, view.projections, view.allHeads]) assert.equal(await readout.innerText(), '—');
 }
 
 test('the section loads in the lesson order with no console errors, showing the ViT numbers', async () => {
@@ -77,7 +83,7 @@ test('presets: ViT image gives 29.5 M, 29.5 M, 462 M and 1.8 MB; pixels about 10
   await expectAmount(view.qk, 1.93, 'T', 0.01, 'Q Kᵀ at pixel resolution');
 
   await view.preset('ViT image').click();
-  await expectVit(view);
+  await expectVit(view, 12);
   await expectAmount(view.perHead, 154, 'kB', 0.5, 'weights of one head');
 
   await view.preset('toy sentence').click();
@@ -87,7 +93,7 @@ test('presets: ViT image gives 29.5 M, 29.5 M, 462 M and 1.8 MB; pixels about 10
   assert.deepEqual(problems, []);
 });
 
-test('h = 5 with d_model = 768 shows an error naming h and d_model and keeps the previous numbers', async () => {
+test('h = 5 with d_model = 768 shows an error naming h and d_model and clears the numbers', async () => {
   const { page, problems } = await session.openPage();
   const view = costFigure(page);
   await expectVit(view);
@@ -99,14 +105,14 @@ test('h = 5 with d_model = 768 shows an error naming h and d_model and keeps the
   assert.match(message, /d_model = 768/);
   assert.equal(await view.h.getAttribute('aria-invalid'), 'true');
   assert.equal(await view.h.inputValue(), '5', 'the learner keeps what they typed');
-  await expectVit(view);
-  assert.match(await view.figure.innerText(), /numbers of the last valid input/);
+  await expectCleared(view);
+  assert.match(await view.figure.innerText(), /No numbers until the field marked in red is fixed/);
 
-  await view.h.fill('8');
+  await view.h.fill('12');
   assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, 'the error goes once h divides d_model');
   assert.equal(await view.h.getAttribute('aria-invalid'), null);
-  await expectAmount(view.allHeads, 1.23, 'MB', 0.005, 'weights of eight heads');
-  await page.waitForFunction(() => location.search.includes('cost.h=8'));
+  await expectVit(view, 12);
+  await page.waitForFunction(() => location.search.includes('cost.h=12'));
   assert.deepEqual(problems, []);
 });
 
@@ -117,7 +123,7 @@ test('empty, negative and unreadable fields show the core message and keep the t
     await view.n.fill(text);
     assert.match(await view.alerts.filter({ hasText: /\S/ }).innerText(), pattern);
     assert.equal(await view.n.inputValue(), text);
-    await expectVit(view);
+    await expectCleared(view);
   }
   await view.n.fill('1,000');
   assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, 'thousands separators are accepted');
@@ -203,5 +209,18 @@ test('the figure fits a 375 px phone screen', async () => {
   assert.ok(table.x >= 0 && table.x + table.width <= 375, `table spans ${table.x}…${table.x + table.width}`);
   await view.preset('pixels').click();
   await expectAmount(view.perHead, 10, 'GB', 0.2, 'weights of one head');
+  assert.deepEqual(problems, []);
+});
+
+test('the default h accepts d_model = 512, and one head reads "× 1 head"', async () => {
+  const { page, problems } = await session.openPage();
+  const view = costFigure(page);
+  await view.d.fill('512');
+  assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, `the default h = ${await view.h.inputValue()} divides 512`);
+  await expectAmount(view.parameters, 1048576, '', 0, 'parameters at d = 512');
+  await view.h.fill('1');
+  const note = await view.allHeads.locator('xpath=..').innerText();
+  assert.match(note, /× 1 head$/m);
+  assert.doesNotMatch(note, /1 heads/);
   assert.deepEqual(problems, []);
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { trailingNumber, useBrowser } from './harness.mjs';
 import { parseCsv } from '../js/csv.mjs';
+import { roundForCsv } from '../../web/src/lib/export/files.js';
 import { CLIPBOARD, downloadBy, figureLocator, figureNames, toolbarOf } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
@@ -126,8 +127,10 @@ async function checkRow(page, figure, item, expectedSettings) {
       assert.equal(rows.length, json.rows + 1, `${where}: rows + 1 lines`);
       assert.deepEqual(rows[0].slice(1), json.colLabels, `${where}: header of column labels`);
       assert.deepEqual(rows.slice(1).map((r) => r[0]), json.rowLabels, `${where}: first column of row labels`);
+      // The CSV rounds away float noise (roundForCsv); the JSON keeps the float64 values.
+      const rounded = roundForCsv(json.values);
       rows.slice(1).forEach((r, i) => assert.deepEqual(
-        r.slice(1).map((v) => (v === '' ? null : Number(v))), json.values[i], `${where}: row ${i} matches the JSON`,
+        r.slice(1).map((v) => (v === '' ? null : Number(v))), rounded[i], `${where}: row ${i} matches the JSON, rounded`,
       ));
     }
   }
@@ -275,7 +278,7 @@ const byHandDefault = {
   'scaled scores q\u00b7k\u2c7c / \u221ad\u2096': ONE_QUERY,
   'weights softmax(scaled scores)': ONE_QUERY,
   'output (weights \u00b7 V)': ONE_OUTPUT,
-  'additive scores v\u1d40 tanh(W q + U k\u2c7c)': ONE_QUERY,
+  'additive scores w\u2090\u1d40 tanh(W q + U k\u2c7c)': ONE_QUERY,
   'additive weights softmax(e)': ONE_QUERY,
   'additive output (weights \u00b7 V)': ONE_OUTPUT,
 };

@@ -68,3 +68,11 @@ test('registerMatrix adds named matrices to a figure, replaces one of the same n
   assert.deepEqual(list.matrices.map((m) => m.name), ['scores']);
   assert.throws(() => registerMatrix(figure, 'x', 'not a function'), /bad arguments/);
 });
+
+test('CSV entries carry no float noise: 12 significant digits, and 0 for entries at the noise floor', () => {
+  const matrix = normaliseMatrix({ values: [[-1.9999999999999998, 8.881784197001252e-16], [0.1 + 0.2, 2.5e-7]], rowLabels: ['a', 'b'], colLabels: ['x', 'y'] });
+  const rows = parseCsv(matrixToCsv(matrix));
+  assert.deepEqual(rows[1], ['a', '-2', '0']);
+  assert.deepEqual(rows[2], ['b', '0.3', '2.5e-7'], 'real small values stay');
+  assert.equal(matrix.values[0][0], -1.9999999999999998, 'the matrix itself (and so its JSON) keeps the float64 as computed');
+});

@@ -4,6 +4,7 @@
 
 import { formatFixed, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
+import { toyScoreDomain } from '../lib/charts/score-domain.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
@@ -80,7 +81,8 @@ export function mount(element, { lab, state }) {
   const scoresMap = createHeatmap(scoresPanel.panel, {
     rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
     rowTitle: 'query', colTitle: 'key', label: 'scaled scores S, queries by keys',
-    domain: extent(S), formatExact: (v) => formatFixed(v, 3),
+    // The lookup figure draws the same S: one colour scale for both (lib/charts/score-domain.js).
+    domain: toyScoreDomain(lab, sentence), formatExact: (v) => formatFixed(v, 3), legend: 'scaled score',
     onActivateCell: (row) => pick(row),
   });
 

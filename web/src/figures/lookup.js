@@ -5,6 +5,7 @@
 
 import { formatFixed, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
+import { toyScoreDomain } from '../lib/charts/score-domain.js';
 import { htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
@@ -69,10 +70,9 @@ export function mount(element, { lab, state }) {
   const K = lab.matmul(X, WK);
   const V = lab.matmul(X, WV);
   const untied = lab.attention(Q, K, V);
-  // One colour scale for both settings, so that toggling compares like with like.
-  const tiedScores = lab.attention(Q, lab.matmul(X, WQ), V).scaledScores;
-  const allScores = [...untied.scaledScores.data, ...tiedScores.data];
-  const domain = [Math.min(...allScores), Math.max(...allScores)];
+  // One colour scale for both settings, so that toggling compares like with like, and the same
+  // one as the all-at-once figure's drawing of these scores.
+  const domain = toyScoreDomain(lab, sentence);
 
   const body = htmlElement('div', { class: 'figure-body lookup-body' });
   element.insertBefore(body, element.querySelector('figcaption'));
@@ -146,7 +146,7 @@ export function mount(element, { lab, state }) {
   const heatmap = createHeatmap(mapPanel, {
     rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
     rowTitle: 'query', colTitle: 'key', label: 'scaled scores, queries by keys', domain,
-    formatExact: (v) => formatFixed(v, 3),
+    formatExact: (v) => formatFixed(v, 3), legend: 'scaled score',
   });
   const readPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   htmlElement('p', { class: 'panel-title' }, 'Does the map read the same across its diagonal?', readPanel);

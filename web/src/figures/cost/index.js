@@ -3,7 +3,8 @@
 // plot of the pairs against the projections as the sequence grows, and the first three rows
 // of Table 1 of the paper at two lengths. Every number is computed by the WebAssembly core;
 // the inputs keep whatever the learner typed, and an invalid one shows the core's message
-// beside its field while the last valid results stay on screen. The plot is growth.js's,
+// beside its field while the results are cleared to "—" (numbers of other inputs would read
+// as answers to these). The plot is growth.js's,
 // the table table-one.js's.
 
 import { createNumberField, parseCount } from '../../lib/controls/number-field.js';
@@ -16,7 +17,8 @@ import { createTableOne } from './table-one.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 
 const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
-const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: 'yes' };
+// h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
+const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: 'yes' };
 const BYTE_CHOICES = [
   { value: '2', text: '2 (16-bit floats)' },
   { value: '4', text: '4 (32-bit floats)' },
@@ -106,7 +108,8 @@ export function mount(element, { lab, state }) {
   const parameters = createReadout(memoryList, 'parameters', DASH);
   const parameterBytes = createReadout(memoryList, 'parameter memory', DASH);
   const staleNote = htmlElement('p', { class: 'cost-stale', hidden: '' },
-    'These are the numbers of the last valid input; fix the field marked in red to update them.', resultPanel);
+    'No numbers until the field marked in red is fixed.', resultPanel);
+  const readouts = [qk, av, projections, ratio, perHead, allHeads, parameters, parameterBytes];
 
   const plot = createGrowthPlot(panels, { lab });
   const problem = createFigureProblem(body);
@@ -140,7 +143,7 @@ export function mount(element, { lab, state }) {
     perHead.output.textContent = formatBytes(c.weightBytesPerHead);
     perHead.note.textContent = `${formatCount(c.weightNumbersPerHead)} numbers, n\u00b7m`;
     allHeads.output.textContent = formatBytes(c.weightBytesAllHeads);
-    allHeads.note.textContent = `\u00d7 ${formatCount(setup.heads)} heads`;
+    allHeads.note.textContent = `\u00d7 ${formatCount(setup.heads)} head${setup.heads === 1 ? '' : 's'}`;
     parameters.output.textContent = formatCount(c.parameters);
     parameters.note.textContent = '4\u00b7d\u00b2, whatever h is';
     parameterBytes.output.textContent = formatBytes(c.parameterBytes);
@@ -175,6 +178,12 @@ export function mount(element, { lab, state }) {
       // The core sees an empty or unreadable field as NaN; say what was actually typed.
       const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${typed}\u201d`);
       fields[name].showError(message);
+      // Never leave the numbers of other inputs on screen as if they answered these.
+      for (const readout of readouts) {
+        readout.output.textContent = DASH.initial;
+        readout.note.textContent = '';
+      }
+      plot.clear?.();
       staleNote.hidden = !shownOnce;
       return;
     }

@@ -34,6 +34,8 @@ const LEGEND_STOPS = 11;
 function drawLegend(wrapper, title, [low, high]) {
   const legend = htmlElement('div', { class: 'heatmap-legend' }, null, wrapper);
   htmlElement('span', { class: 'heatmap-legend-title' }, title, legend);
+  const whole = Number.isInteger(low) && Number.isInteger(high);
+  const formatLegendEnd = (v) => (whole ? String(v).replace('-', '\u2212') : formatFixed(v, 2));
   htmlElement('span', { class: 'heatmap-legend-end' }, formatLegendEnd(low), legend);
   const bar = svgElement('svg', { viewBox: '0 0 100 10', preserveAspectRatio: 'none', class: 'heatmap-legend-bar', 'aria-hidden': 'true' }, legend);
   const gradientId = uniqueId('heatmap-legend');
@@ -48,9 +50,6 @@ function drawLegend(wrapper, title, [low, high]) {
   legend.setAttribute('role', 'note');
 }
 
-function formatLegendEnd(value) {
-  return Number.isInteger(value) ? String(value).replace('-', '\u2212') : formatFixed(value, 2);
-}
 
 /**
  * @param {HTMLElement} container

@@ -45,10 +45,31 @@ function csvLines(rows) {
   return `${rows.map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
 }
 
-/** A normalised matrix as CSV: a header row of column labels, then one row per matrix row led by its label. */
+/**
+ * Entries rounded to what the computation can vouch for, for CSV: 12 significant digits, and 0
+ * for an entry within 10⁻¹² of the matrix's largest magnitude (float64 carries about 16 digits,
+ * and a few sums and products spend the last ones: −1.9999999999999998 is −2, 8.88e−16 next to
+ * entries of size 1 is 0). JSON keeps every float64 exactly as the core returned it.
+ */
+export const CSV_DIGITS = 12;
+export function roundForCsv(values) {
+  let scale = 0;
+  for (const row of values) for (const v of row) if (v !== null) scale = Math.max(scale, Math.abs(v));
+  return values.map((row) => row.map((v) => {
+    if (v === null) return null;
+    if (Math.abs(v) <= scale * 10 ** -CSV_DIGITS) return 0;
+    return Number(v.toPrecision(CSV_DIGITS));
+  }));
+}
+
+/**
+ * A normalised matrix as CSV: a header row of column labels, then one row per matrix row led
+ * by its label, entries rounded by roundForCsv.
+ */
 export function matrixToCsv(matrix) {
   const corner = matrix.rowTitle || matrix.colTitle ? `${matrix.rowTitle} \\ ${matrix.colTitle}`.trim() : '';
-  return csvLines([[corner, ...matrix.colLabels], ...matrix.values.map((row, i) => [matrix.rowLabels[i], ...row])]);
+  const values = roundForCsv(matrix.values);
+  return csvLines([[corner, ...matrix.colLabels], ...values.map((row, i) => [matrix.rowLabels[i], ...row])]);
 }
 
 /** JSON with two-space indents, but each array of plain values (a row of numbers) on one line. */
