@@ -20,11 +20,12 @@ const DARK_BG = 'rgb(21, 23, 27)'; // --al-bg, dark
 const dark = { ...DESKTOP, colorScheme: 'dark' };
 const light = { ...DESKTOP, colorScheme: 'light' };
 
-/** Text and background colours inside an element (of the frame that holds its figure). */
+/** Text and background colours inside an element: its figure's text, the background behind the figure. */
 function elementColours(locator) {
   return locator.evaluate((element) => {
-    const style = getComputedStyle(element.shadowRoot.querySelector('.al-frame'));
-    return { fg: style.color, bg: style.backgroundColor };
+    const figure = element.shadowRoot.querySelector('[data-figure]');
+    const behind = figure.parentElement ?? element; // the frame, or the host when the figure sits at the root
+    return { fg: getComputedStyle(figure).color, bg: getComputedStyle(behind).backgroundColor };
   });
 }
 
