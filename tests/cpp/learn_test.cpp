@@ -209,9 +209,11 @@ TEST(LearnSession, QueriesAndKeysStartWithMeanZeroAndVarianceOne) {
 }
 
 // The figure's claim at d_k = 256, seed 1, the default task and SGD at η = 0.5: the scaled copy
-// learns and the unscaled one, saturated from the start, does not. Measured: the scaled copy
-// first goes below 0.05 at step 525; the unscaled copy is at 0.65 there and still at 0.65 at step
-// 2000; mean p(1 − p) at step 0 is 0.095 scaled against 0.011 unscaled (ratio 8.5).
+// learns and the unscaled one, saturated from the start, does not. Measured (native and wasm
+// alike): the scaled copy goes from 1.31 to below 0.05 at step 525 and 0.037 at step 599; the
+// unscaled copy goes from 1.84 to 0.76 by step 100 and stays there (0.68 at step 599, 0.64 at
+// 3000); mean p(1 − p) at step 0 is 0.093 scaled against 0.0136 unscaled (ratio 6.9), the mean
+// largest weight 0.37 against 0.92.
 TEST(LearnSession, ScaledCopyLearnsWhileTheUnscaledCopyIsStuckAtDk256) {
   LearnSettings settings;
   settings.key_width = 256;
@@ -229,11 +231,11 @@ TEST(LearnSession, ScaledCopyLearnsWhileTheUnscaledCopyIsStuckAtDk256) {
   EXPECT_GT(unscaled.back().loss, 10 * stated_loss);
   // At the start the unscaled softmax is saturated: p(1 − p) several times smaller.
   EXPECT_GT(scaled.front().mean_p_one_minus_p, 5 * unscaled.front().mean_p_one_minus_p);
-  EXPECT_NEAR(scaled.front().mean_p_one_minus_p, 0.095, 0.01);
+  EXPECT_NEAR(scaled.front().mean_p_one_minus_p, 0.093, 0.005);
   EXPECT_GT(unscaled.front().mean_largest_weight, 0.9);
   EXPECT_LT(scaled.front().mean_largest_weight, 0.45);
   // Learning the task means attending: the scaled copy's rows now pick the right key.
-  EXPECT_GT(scaled.back().mean_largest_weight, 0.6);
+  EXPECT_GT(scaled.back().mean_largest_weight, 0.55);
 }
 
 // The other half of the hedge: at d_k = 4 the unscaled copy learns too.
