@@ -22,6 +22,8 @@ export function createCurves() {
     /** Appends what train() returned for one copy ({ step, loss, … } typed arrays). */
     append(which, records) {
       const c = copies[which];
+      c.current = null; // the weights have moved on
+      if (records.step.length === 0) return;
       for (let i = 0; i < records.step.length; i++) {
         c.step.push(records.step[i]);
         for (const m of MEASURES) c[m.key].push(records[m.key][i]);
@@ -32,6 +34,18 @@ export function createCurves() {
     },
     current(which) {
       return copies[which].current;
+    },
+    /** The latest step record of one copy ({ step, loss, … }), or null before the first step. */
+    latest(which) {
+      const c = copies[which];
+      const i = c.step.length - 1;
+      return i < 0 ? null : Object.fromEntries([['step', c.step[i]], ...MEASURES.map((m) => [m.key, c[m.key][i]])]);
+    },
+    /** The current record when it is known, else the latest step's. */
+    shown(which) {
+      const c = copies[which];
+      const latest = this.latest(which);
+      return c.current && (!latest || c.current.step > latest.step) ? c.current : latest;
     },
     length(which) {
       return copies[which].step.length;
@@ -62,7 +76,7 @@ export function createCurves() {
       const u = copies.unscaled;
       const at = (c, step) => (step < c.step.length ? Object.fromEntries(MEASURES.map((m) => [m.key, c[m.key][step]]))
         : c.current && c.current.step === step ? c.current : null);
-      const last = Math.max(s.current?.step ?? 0, u.current?.step ?? 0);
+      const last = Math.max(0, s.current?.step ?? s.step.length - 1, u.current?.step ?? u.step.length - 1);
       const stride = Math.max(1, Math.ceil(last / (count - 1)));
       const steps = [];
       for (let step = 0; step < last; step += stride) steps.push(step);

@@ -168,7 +168,8 @@ export function mount(element, { lab, state }) {
   });
 
   const settingsKey = () => ['dk', 'task', 'seed'].map((k) => state.get(`learn.${k}`)).join('|');
-  const taken = () => Math.max(curves.current('scaled')?.step ?? 0, curves.current('unscaled')?.step ?? 0);
+  let counterSteps = 0; // updates taken by the copy that has taken the most (a diverged one stops)
+  const taken = () => counterSteps;
   let replayTo = state.get('learn.steps');
 
   function showError(error) {
@@ -189,15 +190,21 @@ export function mount(element, { lab, state }) {
     });
   }
 
-  function refreshFromCore() {
-    const now = session.state({ measure: true });
+  // While a run goes on, the readouts show each copy's latest step record (measured before that
+  // step's update, so one step behind the counter); when it stops, the core measures the current
+  // weights, which costs as much as a step and is the next step's record to the bit.
+  function refreshFromCore({ measure }) {
+    const now = session.state({ measure });
     for (const copy of COPIES) {
       const view = views[copy.which];
       const c = now[copy.which];
-      curves.setCurrent(copy.which, c.current);
+      if (measure) curves.setCurrent(copy.which, c.current);
+      const shown = measure ? c.current : curves.latest(copy.which);
       view.heatmap.update(c.weights);
-      for (const m of MEASURES) view.read[m.key].output.textContent = formatMeasure(c.current[m.key]);
-      view.read.loss.note.textContent = `at step ${formatCount(c.current.step)}`;
+      if (shown) {
+        for (const m of MEASURES) view.read[m.key].output.textContent = formatMeasure(shown[m.key]);
+        view.read.loss.note.textContent = `at step ${formatCount(shown.step)}`;
+      }
       view.diverged.hidden = !c.diverged;
       view.diverged.textContent = c.diverged
         ? `This copy diverged at step ${formatCount(c.steps)}: its loss or gradient left any sane range, so it stopped there. Lower the learning rate and reset.`
@@ -207,8 +214,9 @@ export function mount(element, { lab, state }) {
   }
 
   let rightKeys = '';
-  function drawAll() {
-    const now = refreshFromCore();
+  function drawAll({ measure = true } = {}) {
+    const now = refreshFromCore({ measure });
+    counterSteps = Math.max(now.scaled.steps, now.unscaled.steps);
     const keys = Array.from(now.answers, String);
     if (keys.join() !== rightKeys) {
       rightKeys = keys.join();
@@ -239,8 +247,8 @@ export function mount(element, { lab, state }) {
     const time = performance.now();
     if (!force && time - lastAnnounced < ANNOUNCE_EVERY_MS) return;
     lastAnnounced = time;
-    const s = curves.current('scaled');
-    const u = curves.current('unscaled');
+    const s = curves.shown('scaled');
+    const u = curves.shown('unscaled');
     if (!s || !u) return;
     announcer.textContent = `Step ${formatCount(taken())}: loss ${formatMeasure(s.loss)} scaled, ${formatMeasure(u.loss)} unscaled.`;
   }
@@ -249,12 +257,13 @@ export function mount(element, { lab, state }) {
     const out = session.train(count);
     curves.append('scaled', out.scaled);
     curves.append('unscaled', out.unscaled);
+    counterSteps += count; // drawAll reads the exact counts back from the core
   }
 
   const runner = createRunner({
     train: trainSteps,
     afterSlice: () => {
-      drawAll();
+      drawAll({ measure: false });
       announce();
     },
     remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - taken(),
@@ -263,6 +272,7 @@ export function mount(element, { lab, state }) {
       stepButton.disabled = running;
       if (!running) {
         replayTo = 0;
+        guarded(() => drawAll({ measure: true }));
         // The link now reproduces this run up to here.
         state.set('learn.steps', taken());
         announce(true);
