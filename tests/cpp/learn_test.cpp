@@ -337,6 +337,13 @@ TEST(LearnSession, DivergingCopyStopsWithFiniteNumbers) {
   }
   EXPECT_TRUE(any_diverged);
   EXPECT_LT(session.steps_taken(Scaling::Unscaled), 300);
+  // What a diverged copy reports now is its last step, finite, not its runaway weights.
+  for (const Scaling scaling : {Scaling::ByRootDk, Scaling::Unscaled}) {
+    if (!session.diverged(scaling)) continue;
+    const StepRecord now = session.measure(scaling);
+    EXPECT_EQ(now.loss, session.history(scaling).back().loss);
+    EXPECT_TRUE(std::isfinite(now.gradient_norm_Q));
+  }
 }
 
 TEST(LearnSession, BadSettingsAreRefusedWithTheirName) {

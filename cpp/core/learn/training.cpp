@@ -174,6 +174,9 @@ const Projections& LearnSession::projections(Scaling which) const { return copy(
 
 StepRecord LearnSession::measure(Scaling which) const {
   const Copy& c = copy(which);
+  // A diverged copy's numbers at its current weights may be far past any sane range (or
+  // overflow): it reports the last step it took instead.
+  if (c.diverged && !c.history.empty()) return c.history.back();
   StepRecord r = evaluate(data_, c.weights, c.score_divisor).record;
   r.step = static_cast<int>(c.history.size());
   return r;

@@ -82,7 +82,8 @@ class LearnSession {
   int steps_taken(Scaling which) const;
   bool diverged(Scaling which) const;
   const std::vector<StepRecord>& history(Scaling which) const;
-  // The current weights' loss, p(1 − p), largest weight and gradients, without taking a step.
+  // The current weights' loss, p(1 − p), largest weight and gradients, without taking a step
+  // (equal to the next step's record). A diverged copy gives its last record.
   StepRecord measure(Scaling which) const;
   // The current attention weights P (n×m) of one training sequence.
   Matrix attention_weights(Scaling which, int sequence = 0) const;

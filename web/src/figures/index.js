@@ -7,6 +7,7 @@ import * as byHand from './by-hand/index.js';
 import * as checkYourself from './check-yourself.js';
 import * as cost from './cost/index.js';
 import * as heads from './heads.js';
+import * as learn from './learn/index.js';
 import * as lookup from './lookup.js';
 import * as map from './map.js';
 import * as mistakes from './mistakes.js';
@@ -20,6 +21,7 @@ export const FIGURES = {
   temperature,
   'all-at-once': allAtOnce,
   'why-scale': whyScale,
+  learn,
   heads,
   cost,
   map,
