@@ -6,8 +6,8 @@
 // --csp adds the Content-Security-Policy the page is meant to run under, so that a local
 // run catches anything (inline script or style, eval, a foreign URL) that would break it.
 // Text and wasm go out brotli- or gzip-compressed when the browser accepts it, as from any
-// static host: a pre-compressed `<file>.br` or `<file>.gz` next to the file (dist/ has them)
-// is sent as is, anything else is compressed once and kept in memory.
+// static host: a pre-compressed `<file>.br` or `<file>.gz` next to the file (dist/ has .gz
+// copies) is sent as is, anything else is compressed once and kept in memory.
 // Tests import startServer() and pass port 0 to get any free port.
 
 import { createReadStream } from 'node:fs';
@@ -37,7 +37,8 @@ const compressors = {
   gzip: promisify(gzip),
 };
 const COMPRESS_OPTIONS = {
-  // Quality 5 compresses the page's files in milliseconds and within ~10% of quality 11.
+  // On the page's files quality 5 takes 1–90 ms where 11 takes 0.4–4.6 s, for 10–15 % more
+  // bytes (main.js: 51.4 against 46.7 KB; gzip -6 gives 55.6 KB).
   br: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   gzip: { level: 6 },
 };
