@@ -10,6 +10,7 @@ command -v g++ >/dev/null || missing+=(g++)
 command -v em++ >/dev/null || missing+=(emscripten)
 [ -f /usr/include/eigen3/Eigen/Dense ] || missing+=(libeigen3-dev)
 [ -f /usr/src/googletest/CMakeLists.txt ] || missing+=(googletest)
+[ -f /usr/include/benchmark/benchmark.h ] || missing+=(libbenchmark-dev)  # native kernel benchmark only
 command -v node >/dev/null || missing+=(nodejs npm)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # libFuzzer and the sanitizers' runtimes, for scripts/fuzz.sh

@@ -149,9 +149,9 @@ function entriesWithin(fn, what, rows, cols) {
   budget(fn, () => `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
 }
 
-// How a matrix's entries cross the boundary, by the type of its data: the staging and the
-// copy-out go by these fields and by the element type in the core's result table. float32 runs
-// attention on the core's float32 SIMD path; every other function takes float64 only.
+// How a matrix's entries cross the boundary, by the type of its data. Float32Array data runs
+// attention and streamingAttention in float32 (WebAssembly SIMD kernels); every other function
+// takes float64 only. The copy-out goes by the element type in the result table.
 const PRECISIONS = Object.freeze({
   Float64Array: Object.freeze({ name: 'float64', bytes: 8, heap: 'HEAPF64' }),
   Float32Array: Object.freeze({ name: 'float32', bytes: 4, heap: 'HEAPF32' }),
@@ -175,8 +175,8 @@ function readMatrix(name, value, float32 = false) {
   const data = read(value, 'data', name);
   const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
   const precision = PRECISIONS[kind];
-  if (!precision || (precision.bytes === 4 && !float32)) {
-    const note = kind === 'Float32Array' ? ' (float32 is taken by attention only)' : '';
+  if (!precision || (precision.name === 'float32' && !float32)) {
+    const note = kind === 'Float32Array' ? ' (float32 input is taken by attention and streamingAttention only)' : '';
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
   }
   const length = realLength.call(data);
@@ -243,7 +243,7 @@ function readMask(value) {
   if (typeof value !== 'object') {
     throw new Error(`options.mask must be null, 'causal' or a matrix of 0 and 1, got ${describe(value)}`);
   }
-  const mask = readMatrix('mask', value);
+  const mask = readMatrix('mask', value, true);
   const { data } = mask;
   for (let i = 0; i < mask.length; i++) {
     const entry = data[i];
@@ -251,7 +251,27 @@ function readMask(value) {
       throw new Error(`mask: entry (${Math.floor(i / mask.cols)}, ${i % mask.cols}) is ${entry}; entries must be exactly 0 (hidden) or 1 (allowed)`);
     }
   }
+  // The core reads every mask as float64 0/1, whatever the precision of the call.
+  if (mask.precision.name === 'float32') {
+    return { kind: 2, matrix: { ...mask, data: Float64Array.from(data), precision: PRECISIONS.Float64Array } };
+  }
   return { kind: 2, matrix: mask };
+}
+
+// Q, K and V of one call share one precision: all Float64Array, or all Float32Array.
+function onePrecision(fn, q, k, v) {
+  if (q.precision !== k.precision || q.precision !== v.precision) {
+    throw new Error(`${fn}: Q, K and V must all be Float64Array or all Float32Array, got Q ${q.precision.name}, K ${k.precision.name}, V ${v.precision.name}`);
+  }
+  return q.precision.name;
+}
+
+function scaleOption(value) {
+  const scale = value === undefined ? 0 : value;
+  if (typeof scale !== 'number' || !(scale >= 0 && scale < Infinity)) {
+    throw new Error(`options.scale must be 0 (meaning √d_k) or a positive finite number, got ${describe(scale)}`);
+  }
+  return scale;
 }
 
 /**
@@ -275,8 +295,10 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
 
   /** Copies the inputs into the reused input area, one after another; sets each one's address. */
   function stage(...inputs) {
-    let bytes = 0; // with room to align each input to its element size
-    for (const input of inputs) bytes += input.length * input.precision.bytes + 8;
+    // Each input starts on an 8-byte boundary, so float64 data may follow float32 data.
+    const padded = (input) => Math.ceil((input.length * input.precision.bytes) / 8) * 8;
+    let bytes = 0;
+    for (const input of inputs) bytes += padded(input);
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
     let address = base;
@@ -287,7 +309,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       const heap = core[input.precision.heap];
       heap.set(input.data, address / input.precision.bytes);
       input.address = address;
-      address += input.length * input.precision.bytes;
+      address += padded(input);
     }
   }
 
@@ -470,36 +492,56 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     },
 
     /**
-     * softmax(Q Kᵀ / (τ·scale)) V, in float64, or in float32 when Q, K and V all hold
-     * Float32Arrays (the results are Float32Arrays then). Options: tau (temperature, default 1), scale (divisor,
+     * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
      * default 0 = √d_k), mask (null | 'causal' | 0/1 matrix), axis ('keys' the right one, or
      * 'queries' to normalise the columns, a common mistake shown on the page).
-     * Returns { rawScores, scaledScores, weights, output }.
+     * Returns { rawScores, scaledScores, weights, output }. Q, K, V with Float32Array data run
+     * in float32 (WebAssembly SIMD, within 1e-5 of float64) and return Float32Arrays.
      */
     attention(Q, K, V, options) {
       const o = readOptions('attention', options, ['tau', 'scale', 'mask', 'axis']);
       const tau = temperature(o.tau);
-      const scale = o.scale === undefined ? 0 : o.scale;
-      if (typeof scale !== 'number' || !(scale >= 0 && scale < Infinity)) {
-        throw new Error(`options.scale must be 0 (meaning √d_k) or a positive finite number, got ${describe(scale)}`);
-      }
+      const scale = scaleOption(o.scale);
       const axis = choice('options.axis', o.axis, ['keys', 'queries'], 'keys');
       const q = readMatrix('Q', Q, true);
       const k = readMatrix('K', K, true);
       const v = readMatrix('V', V, true);
-      if (k.precision !== q.precision || v.precision !== q.precision) {
-        throw new Error(`attention: Q, K and V must be all Float64Array or all Float32Array, got ${q.precision.name}, ${k.precision.name} and ${v.precision.name}`);
-      }
+      const precision = onePrecision('attention', q, k, v);
       const mask = readMask(o.mask);
       entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
       budget('attention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
       stage(q, k, v, mask.matrix);
       const m = mask.matrix;
-      // Float32Array inputs run in float32 and come back as Float32Arrays.
-      const raw = q.precision.bytes === 4 ? core._al_attention_f32 : core._al_attention;
-      return attentionResult(run(() => raw(
+      const exported = precision === 'float32' ? core._al_attention_f32 : core._al_attention;
+      return attentionResult(run(() => exported(
         q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
         tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0)), 0);
+    },
+
+    /**
+     * The same output, softmax(Q Kᵀ / (τ·scale)) V, by an online softmax over tiles of keys that
+     * never forms the n×m scores: memory O((n + m)·d), so n and m may pass the direct form's
+     * limit (16,384 tokens and more). Options: tau, scale, mask (null | 'causal' | 0/1 matrix),
+     * keyTile (keys per tile, default 64). Float32Array inputs run in float32. Returns { output }.
+     */
+    streamingAttention(Q, K, V, options) {
+      const o = readOptions('streamingAttention', options, ['tau', 'scale', 'mask', 'keyTile']);
+      const tau = temperature(o.tau);
+      const scale = scaleOption(o.scale);
+      const keyTile = o.keyTile === undefined ? 0 : wholeNumber('options.keyTile', o.keyTile, 1, LIMITS.maxDimension);
+      const q = readMatrix('Q', Q, true);
+      const k = readMatrix('K', K, true);
+      const v = readMatrix('V', V, true);
+      const precision = onePrecision('streamingAttention', q, k, v);
+      const mask = readMask(o.mask);
+      budget('streamingAttention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
+      stage(q, k, v, mask.matrix);
+      const m = mask.matrix;
+      const exported = precision === 'float32' ? core._al_streaming_attention_f32 : core._al_streaming_attention;
+      const [output] = run(() => exported(
+        q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
+        tau, scale, mask.kind, m.address, m.rows, m.cols, keyTile));
+      return { output };
     },
 
     /** Row-wise softmax of logits / tau, with an optional mask (options: tau, mask). */

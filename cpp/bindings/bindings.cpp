@@ -40,10 +40,12 @@ namespace {
 
 using namespace attn;
 using ConstMap = Eigen::Map<const Matrix>;
+using ConstMapF = Eigen::Map<const MatrixF>;
 
 constexpr int kFailed = -1;
 
-// Element types in the result table; the JS side copies each result out by this field.
+// Element types in the result table: float64 results are listed first, then float32 ones
+// (the float32 and streaming forms).
 enum ElementType : std::uint32_t { kFloat64 = 0, kFloat32 = 1 };
 
 // An input area kept between calls up to this size; a bigger one is freed after its call.
@@ -61,13 +63,15 @@ struct Boundary {
     table.reserve(4 * kReservedResults);
     names.reserve(kReservedResults);
     results.reserve(kReservedResults);
-    results_f32.reserve(4);
+    names_f32.reserve(kReservedResults);
+    results_f32.reserve(kReservedResults);
   }
 
   std::string error;                  // message of the last failed call
   std::vector<Matrix> results;        // results of the last call, until JS has copied them
-  std::vector<MatrixF> results_f32;   // the same for a float32 call (all its results are float32)
   std::vector<const char*> names;     // what each result is, for messages
+  std::vector<MatrixF> results_f32;   // the float32 results, listed after the float64 ones
+  std::vector<const char*> names_f32;
   std::vector<std::uint32_t> table;   // (address, rows, cols, type) per result
   void* input = nullptr;              // the input area, reused across calls
   std::size_t input_bytes = 0;
@@ -80,6 +84,28 @@ void keep(Matrix&& m, const char* name) {
   boundary.names.push_back(name);
 }
 
+void keep_f32(MatrixF&& m, const char* name) {
+  boundary.results_f32.push_back(std::move(m));
+  boundary.names_f32.push_back(name);
+}
+
+void clear_results() {
+  boundary.results.clear();  // frees every result's entries
+  boundary.names.clear();
+  boundary.results_f32.clear();
+  boundary.names_f32.clear();
+}
+
+// The first non-finite entry of a result, as an error naming it.
+template <typename M>
+void refuse_non_finite(const M& m, const char* name, const char* precision) {
+  if (m.allFinite()) return;
+  Eigen::Index i = 0, j = 0;
+  (!m.array().isFinite()).template cast<int>().maxCoeff(&i, &j);
+  throw std::invalid_argument(std::string(name) + " overflows " + precision + ": entry (" + std::to_string(i) + ", " +
+                              std::to_string(j) + ") is " + check::number(m(i, j)) + "; the inputs are too large");
+}
+
 // A row of values (a Vector, or any expression) kept as a 1×k result.
 template <typename Values>
 void keep_row(const Values& values, const char* name) {
@@ -88,9 +114,11 @@ void keep_row(const Values& values, const char* name) {
   keep(std::move(row), name);
 }
 
-void keep_f32(MatrixF&& m, const char* name) {
-  boundary.results_f32.push_back(std::move(m));
-  boundary.names.push_back(name);
+void keep_attention(AttentionResult&& r) {
+  keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
+  keep(std::move(r.scaled_scores), "the scaled scores");
+  keep(std::move(r.weights), "the weights");
+  keep(std::move(r.output), "the output");
 }
 
 void keep_attention(AttentionResultF&& r) {
@@ -98,38 +126,6 @@ void keep_attention(AttentionResultF&& r) {
   keep_f32(std::move(r.scaled_scores), "the scaled scores");
   keep_f32(std::move(r.weights), "the weights");
   keep_f32(std::move(r.output), "the output");
-}
-
-// No result shows Infinity or NaN: inputs whose arithmetic passes the float range (entries
-// near ±1e308 in float64) are refused, whatever the core let through.
-template <typename Results>
-void all_results_finite(const Results& results, const char* precision) {
-  for (std::size_t r = 0; r < results.size(); ++r) {
-    const auto& m = results[r];
-    if (m.allFinite()) continue;
-    Eigen::Index i = 0, j = 0;
-    (!m.array().isFinite()).template cast<int>().maxCoeff(&i, &j);
-    throw std::invalid_argument(std::string(boundary.names[r]) + " overflows " + precision + ": entry (" +
-                                std::to_string(i) + ", " + std::to_string(j) + ") is " +
-                                check::number(static_cast<double>(m(i, j))) + "; the inputs are too large");
-  }
-}
-
-template <typename Results>
-void list_results(const Results& results, ElementType type) {
-  for (const auto& m : results) {
-    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
-    boundary.table.push_back(type);
-  }
-}
-
-void keep_attention(AttentionResult&& r) {
-  keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
-  keep(std::move(r.scaled_scores), "the scaled scores");
-  keep(std::move(r.weights), "the weights");
-  keep(std::move(r.output), "the output");
 }
 
 void keep_multi_head(MultiHeadResult&& r) {
@@ -142,37 +138,41 @@ void keep_multi_head(MultiHeadResult&& r) {
 template <typename Body>
 int guarded(Body&& body) {
   boundary.error.clear();
-  boundary.results.clear();
-  boundary.results_f32.clear();
-  boundary.names.clear();
+  clear_results();
   try {
     body();
-    all_results_finite(boundary.results, "float64");
-    all_results_finite(boundary.results_f32, "float32");
+    // No result shows Infinity or NaN: inputs whose arithmetic passes the float64 range
+    // (entries near ±1e308) are refused here, whatever the core let through.
+    for (std::size_t r = 0; r < boundary.results.size(); ++r) {
+      refuse_non_finite(boundary.results[r], boundary.names[r], "float64");
+    }
+    for (std::size_t r = 0; r < boundary.results_f32.size(); ++r) {
+      refuse_non_finite(boundary.results_f32[r], boundary.names_f32[r], "float32");
+    }
   } catch (const std::bad_alloc&) {
     // The JS edge refuses any call over the work budget, so this is a last resort only.
-    boundary.results.clear();
-    boundary.results_f32.clear();
-    boundary.names.clear();
+    clear_results();
     boundary.error = "out of memory: the WebAssembly heap could not grow for this call";
     return kFailed;
   } catch (const std::exception& e) {
-    boundary.results.clear();
-    boundary.results_f32.clear();
-    boundary.names.clear();
+    clear_results();
     boundary.error = e.what();
     if (boundary.error.empty()) boundary.error = "the core failed without a message";
     return kFailed;
   } catch (...) {
-    boundary.results.clear();
-    boundary.results_f32.clear();
-    boundary.names.clear();
+    clear_results();
     boundary.error = "the core failed with an unknown exception";
     return kFailed;
   }
   boundary.table.clear();
-  list_results(boundary.results, kFloat64);
-  list_results(boundary.results_f32, kFloat32);
+  const auto list = [](const auto& m, ElementType type) {
+    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
+    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
+    boundary.table.push_back(type);
+  };
+  for (const Matrix& m : boundary.results) list(m, kFloat64);
+  for (const MatrixF& m : boundary.results_f32) list(m, kFloat32);
   return static_cast<int>(boundary.results.size() + boundary.results_f32.size());
 }
 
@@ -214,6 +214,16 @@ Matrix records(const std::vector<learn::StepRecord>& list) {
         r.gradient_norm_Q, r.gradient_norm_K, r.gradient_norm_V;
   }
   return m;
+// Streaming options from the raw arguments: mask kind 1 (causal) forms no mask at all.
+StreamingOptions streaming_options(double tau, double scale, int mask_kind, const double* mask, int mask_rows,
+                                   int mask_cols, int n, int m, int key_tile) {
+  StreamingOptions options;
+  options.temperature = tau;
+  options.scale = scale;
+  options.causal = mask_kind == 1;
+  if (mask_kind != 1) options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, n, m);
+  options.key_tile = key_tile;
+  return options;
 }
 
 }  // namespace
@@ -240,13 +250,14 @@ EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
 // Frees the last call's results and, after a big call, puts the input area back to the size
 // it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
-  boundary.results.clear();  // frees every result's entries
-  boundary.results_f32.clear();
-  boundary.names.clear();
-  if (boundary.results.capacity() > kReservedResults || boundary.error.capacity() > kReservedMessage) {
+  clear_results();
+  if (boundary.results.capacity() > kReservedResults || boundary.results_f32.capacity() > kReservedResults ||
+      boundary.error.capacity() > kReservedMessage) {
     std::vector<Matrix>().swap(boundary.results);
     std::vector<std::uint32_t>().swap(boundary.table);
     std::vector<const char*>().swap(boundary.names);
+    std::vector<MatrixF>().swap(boundary.results_f32);
+    std::vector<const char*>().swap(boundary.names_f32);
     std::string().swap(boundary.error);
     boundary.reserve();
   }
@@ -294,12 +305,10 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
   });
 }
 
-// The float32 path: the same call over Float32Array inputs, results in float32. The mask stays
-// a float64 0/1 matrix.
+// The same in float32: Q, K, V as float32 (the mask stays float64 0/1); four float32 results.
 EMSCRIPTEN_KEEPALIVE int al_attention_f32(const float* q, int q_rows, int q_cols, const float* k, int k_rows,
                                           int k_cols, const float* v, int v_rows, int v_cols, double tau, double scale,
                                           int mask_kind, const double* mask, int mask_rows, int mask_cols, int axis) {
-  using ConstMapF = Eigen::Map<const MatrixF>;
   return guarded([&] {
     AttentionOptions options;
     options.temperature = tau;
@@ -308,6 +317,32 @@ EMSCRIPTEN_KEEPALIVE int al_attention_f32(const float* q, int q_rows, int q_cols
     options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
     keep_attention(attention(ConstMapF(q, q_rows, q_cols), ConstMapF(k, k_rows, k_cols),
                              ConstMapF(v, v_rows, v_cols), options));
+  });
+}
+
+// Streaming attention: one result, the output.
+EMSCRIPTEN_KEEPALIVE int al_streaming_attention(const double* q, int q_rows, int q_cols, const double* k, int k_rows,
+                                                int k_cols, const double* v, int v_rows, int v_cols, double tau,
+                                                double scale, int mask_kind, const double* mask, int mask_rows,
+                                                int mask_cols, int key_tile) {
+  return guarded([&] {
+    keep(streaming_attention(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(v, v_rows, v_cols),
+                             streaming_options(tau, scale, mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows,
+                                               key_tile)),
+         "the output");
+  });
+}
+
+EMSCRIPTEN_KEEPALIVE int al_streaming_attention_f32(const float* q, int q_rows, int q_cols, const float* k,
+                                                    int k_rows, int k_cols, const float* v, int v_rows, int v_cols,
+                                                    double tau, double scale, int mask_kind, const double* mask,
+                                                    int mask_rows, int mask_cols, int key_tile) {
+  return guarded([&] {
+    keep_f32(streaming_attention(ConstMapF(q, q_rows, q_cols), ConstMapF(k, k_rows, k_cols),
+                                 ConstMapF(v, v_rows, v_cols),
+                                 streaming_options(tau, scale, mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows,
+                                                   key_tile)),
+             "the output");
   });
 }
 

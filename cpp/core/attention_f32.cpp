@@ -32,26 +32,22 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
 
 AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                            const kernels::Kernels<float>& kernels) {
-  // --- checks, in the order of the float64 form, then float32's own ---------------------------
-  check::not_empty("V", V.rows(), V.cols());
-  check::same_rows("K", K, "V", V);
-  check::finite_magnitude("V", V);
-  if (options.scale != 0.0) check::positive_finite("scale", options.scale);
-  check::not_empty("Q", Q.rows(), Q.cols());
-  check::not_empty("K", K.rows(), K.cols());
-  check::same_cols("Q", Q, "K", K);
+  // --- checks, in the order and words of the float64 form, then float32's own range ------------
+  check::attention_shapes("attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(),
+                          V.cols(), /*forms_scores=*/true);
   const float largest_q = check::finite_magnitude("Q", Q);
   const float largest_k = check::finite_magnitude("K", K);
+  const float largest_v = check::finite_magnitude("V", V);
+  if (options.scale != 0.0) check::positive_finite("scale", options.scale);
   check::positive_finite("temperature", options.temperature);
   const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
-  if (options.axis == SoftmaxAxis::Keys) {
-    if (options.mask) check::usable_mask(*options.mask, n, m);
-  } else if (options.mask) {
-    throw std::invalid_argument("mask is only supported with the softmax over keys");
+  if (options.mask) {
+    if (options.axis != SoftmaxAxis::Keys) throw std::invalid_argument("mask is only supported with the softmax over keys");
+    check::usable_mask(*options.mask, n, m);
   }
-  check::attention_budget(n, m, dk, dv, /*forms_scores=*/true);
   const double scale = options.scale != 0.0 ? options.scale : std::sqrt(static_cast<double>(dk));
   check::scores_in_range("float32", dk, largest_q, largest_k, scale, FLT_MAX);
+  check::values_in_range("float32", largest_v, FLT_MAX);
 
   AttentionResultF result;
   // --- forward pass 1: raw scores Q Kᵀ (n×m). Kᵀ is laid out once (dk×m), so that the product is

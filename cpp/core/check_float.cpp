@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "budget.hpp"
 #include "check.hpp"
-#include "limits.hpp"
 
 namespace attn::check {
 
@@ -42,45 +42,25 @@ void all_finite(const char* name, MatrixFIn m) {
   }
 }
 
-void same_cols(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b) {
-  if (a.cols() != b.cols()) {
-    throw std::invalid_argument(std::string(a_name) + " (" + shape_of(a) + ") and " + b_name + " (" +
-                                shape_of(b) + ") must have the same number of columns");
+void attention_shapes(const char* what, Eigen::Index q_rows, Eigen::Index q_cols, Eigen::Index k_rows,
+                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores) {
+  not_empty("Q", q_rows, q_cols);
+  not_empty("K", k_rows, k_cols);
+  if (q_cols != k_cols) {
+    throw std::invalid_argument("Q (" + shape(q_rows, q_cols) + ") and K (" + shape(k_rows, k_cols) +
+                                ") must have the same number of columns");
   }
-}
-
-void same_rows(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b) {
-  if (a.rows() != b.rows()) {
-    throw std::invalid_argument(std::string(a_name) + " (" + shape_of(a) + ") and " + b_name + " (" +
-                                shape_of(b) + ") must have the same number of rows");
+  budget::matrix("Q", q_rows, q_cols);
+  budget::matrix("K", k_rows, k_cols);
+  if (forms_scores) budget::matrix("the scores Q·Kᵀ", q_rows, k_rows);
+  not_empty("V", v_rows, v_cols);
+  if (k_rows != v_rows) {
+    throw std::invalid_argument("K (" + shape(k_rows, k_cols) + ") and V (" + shape(v_rows, v_cols) +
+                                ") must have the same number of rows");
   }
-}
-
-void attention_budget(Eigen::Index n, Eigen::Index m, Eigen::Index dk, Eigen::Index dv, bool forms_scores) {
-  const auto dimension = [](const char* name, Eigen::Index value) {
-    if (value > limits::kMaxDimension) {
-      throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is over the limit of " +
-                                  std::to_string(limits::kMaxDimension));
-    }
-  };
-  dimension("n (rows of Q)", n);
-  dimension("m (rows of K and V)", m);
-  dimension("dk (columns of Q and K)", dk);
-  dimension("dv (columns of V)", dv);
-  // each factor is at most 10^6, so these products fit in 64 bits
-  const std::int64_t entries = std::int64_t{n} * m;
-  if (forms_scores && entries > limits::kMaxEntries) {
-    throw std::invalid_argument("the scores (" + shape(n, m) + ", " + std::to_string(entries) +
-                                " entries) would pass the limit of " + std::to_string(limits::kMaxEntries) +
-                                " entries; the streaming form never forms them");
-  }
-  const double multiply_adds = static_cast<double>(entries) * static_cast<double>(dk + dv);
-  if (multiply_adds > static_cast<double>(limits::kMaxMultiplyAdds)) {
-    throw std::invalid_argument("attention of Q (" + shape(n, dk) + "), K (" + shape(m, dk) + "), V (" +
-                                shape(m, dv) + ") needs " + number(multiply_adds) +
-                                " multiply-adds, over the limit of " +
-                                std::to_string(limits::kMaxMultiplyAdds));
-  }
+  budget::matrix("V", v_rows, v_cols);
+  budget::matrix("the output", q_rows, v_cols);
+  budget::multiply_adds(what, budget::product({q_rows, k_rows, budget::sum({q_cols, v_cols})}));
 }
 
 void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, double largest_k, double divisor,
@@ -91,6 +71,13 @@ void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, d
                                 number(bound) + " (largest entries " + number(largest_q) + " of Q, " +
                                 number(largest_k) + " of K, width " + std::to_string(dk) + ", divisor " +
                                 number(divisor) + ")");
+  }
+}
+
+void values_in_range(const char* precision, double largest_v, double largest) {
+  if (!(largest_v <= largest / 4)) {
+    throw std::invalid_argument(std::string("V is too large for ") + precision + ": its largest entry " +
+                                number(largest_v) + " leaves no room for the weighted sums");
   }
 }
 

@@ -9,13 +9,11 @@ namespace attn::check {
 void all_finite(const char* name, MatrixFIn m);
 // max |m(i, j)|, after all_finite's check (and its error): one pass for both.
 float finite_magnitude(const char* name, MatrixFIn m);
-void same_cols(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b);
-void same_rows(const char* a_name, MatrixFIn a, const char* b_name, MatrixFIn b);
 
-// The work budget of limits.hpp for attention of Q (n×dk), K (m×dk), V (m×dv): each dimension,
-// the n·m·(dk + dv) multiply-adds, and, when the n×m matrices are formed (`forms_scores`), their
-// n·m entries.
-void attention_budget(Eigen::Index n, Eigen::Index m, Eigen::Index dk, Eigen::Index dv, bool forms_scores);
+// The shapes and work budget (budget.hpp) of attention of Q (n×dk), K (m×dk), V (m×dv), checked
+// in the float64 form's order and words; the n×m scores only when they are formed.
+void attention_shapes(const char* what, Eigen::Index q_rows, Eigen::Index q_cols, Eigen::Index k_rows,
+                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores);
 
 // Every score q_i·k_j / divisor, every partial sum of it, and the difference of any two stay
 // finite in a type whose largest value is `largest` when dk·max|Q|·max|K|·max(1, 1/divisor) ≤
@@ -23,5 +21,7 @@ void attention_budget(Eigen::Index n, Eigen::Index m, Eigen::Index dk, Eigen::In
 // so that an overflow is refused with the bound instead of surfacing as ∞ or NaN.
 void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, double largest_k, double divisor,
                      double largest);
+// A weighted average of V's rows stays finite when max|V| ≤ largest/4.
+void values_in_range(const char* precision, double largest_v, double largest);
 
 }  // namespace attn::check

@@ -53,16 +53,13 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
                     const kernels::Kernels<Scalar>& k, const char* precision) {
   constexpr Scalar kMinusInfinity = -std::numeric_limits<Scalar>::infinity();
   constexpr double kLargest = std::numeric_limits<Scalar>::max();
-  // --- checks: those of the direct form, then the mask and the budget --------------------------
-  check::not_empty("V", V.rows(), V.cols());
-  check::same_rows("K", K, "V", V);
-  finite_magnitude("V", V);
-  if (options.scale != 0.0) check::positive_finite("scale", options.scale);
-  check::not_empty("Q", Q.rows(), Q.cols());
-  check::not_empty("K", K.rows(), K.cols());
-  check::same_cols("Q", Q, "K", K);
+  // --- checks: those of the direct form (but for the n×m scores, never formed), then the mask ---
+  check::attention_shapes("streaming attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(),
+                          V.rows(), V.cols(), /*forms_scores=*/false);
   const double largest_q = finite_magnitude("Q", Q);
   const double largest_k = finite_magnitude("K", K);
+  const double largest_v = finite_magnitude("V", V);
+  if (options.scale != 0.0) check::positive_finite("scale", options.scale);
   check::positive_finite("temperature", options.temperature);
   if (options.key_tile < 0) {
     throw std::invalid_argument("key_tile must be at least 1 (or 0 for the default), got " +
@@ -70,9 +67,9 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   }
   const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
   usable_streaming_mask(options, n, m);
-  check::attention_budget(n, m, dk, dv, /*forms_scores=*/false);
   const double scale = options.scale != 0.0 ? options.scale : std::sqrt(static_cast<double>(dk));
   check::scores_in_range(precision, dk, largest_q, largest_k, scale, kLargest);
+  check::values_in_range(precision, largest_v, kLargest);
 
   // c = 1/(τ·scale) turns raw scores into exponents; clamped to the type's range (a τ that small
   // makes each row one-hot either way).

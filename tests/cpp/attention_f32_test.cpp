@@ -165,10 +165,13 @@ TEST(AttentionF32, RefusesScoresPastFloat32AndTheWorkBudget) {
   const MatrixF huge = MatrixF::Constant(2, 2, 1e20f);
   EXPECT_THAT(invalid_argument_message([&] { attention(huge, huge, huge); }),
               HasSubstr("Q and K are too large for float32: scores could reach 2e+40"));
+  const MatrixF near_largest = MatrixF::Constant(2, 2, 1e38f);
+  EXPECT_THAT(invalid_argument_message([&] { attention(MatrixF::Ones(2, 2), MatrixF::Ones(2, 2), near_largest); }),
+              HasSubstr("V is too large for float32"));
   // 4097² scores pass the 2^24-entry budget: refused before anything n×m is allocated
   const MatrixF column = MatrixF::Ones(4097, 1);
   EXPECT_THAT(invalid_argument_message([&] { attention(column, column, column); }),
-              HasSubstr("the scores (4097x4097, 16785409 entries) would pass the limit of 16777216 entries"));
+              HasSubstr("the scores Q·Kᵀ would be 4097x4097 = 16785409 entries, past the limit"));
 }
 
 }  // namespace

@@ -112,7 +112,7 @@ TEST(Streaming, RunsPastTheDirectFormsBudget) {
   StreamingOptions causal;
   causal.causal = true;
   EXPECT_THAT(invalid_argument_message([&] { attention(to_float(X), to_float(X), to_float(V)); }),
-              HasSubstr("would pass the limit"));
+              HasSubstr("past the limit"));
   const Matrix out64 = streaming_attention(X, X, V, causal);
   const MatrixF out32 = streaming_attention(to_float(X), to_float(X), to_float(V), causal);
   for (Eigen::Index i : {Eigen::Index{0}, Eigen::Index{1}, Eigen::Index{1000}, n - 1}) {

@@ -226,7 +226,7 @@ describe('lengths are the typed arrays\' own, never a redefined property', () =>
     const fake = Object.create(Float64Array.prototype);
     assert.throws(() => lab.sums({ rows: 1, cols: 1, data: fake }), /matrix: expected \{ rows, cols, data: Float64Array \}, got data as an object/);
     assert.throws(() => lab.sums({ rows: 1, cols: 2, data: [1, 2] }), /got data as an array of 2 entries/);
-    assert.throws(() => lab.sums({ rows: 1, cols: 2, data: new Float32Array(2) }), /got data as a Float32Array of 2 entries \(float32 is taken by attention only\)/);
+    assert.throws(() => lab.sums({ rows: 1, cols: 2, data: new Float32Array(2) }), /got data as a Float32Array of 2 entries \(float32 input is taken by attention and streamingAttention only\)/);
   });
 
   test('a view of the WebAssembly heap itself, or a subarray, is read by its own length and offset', () => {
