@@ -291,6 +291,7 @@ const REGISTERED = {
   temperature: { [`scaled scores ${QK} / \u221ad\u2096`]: SCORES, 'output (weights \u00b7 V)': OUTPUT },
   'all-at-once': { [`raw scores ${QK}`]: SCORES },
   'why-scale': {}, // plots of single softmax rows and of an experiment: their data export with the plots
+  learn: {}, // weight maps and curves; every step of the curves is offered once a step has been taken
   heads: {
     [`raw scores ${QK} (full-width head)`]: SCORES,
     'raw scores summed over the heads': SCORES,

@@ -18,8 +18,8 @@ const KEY_WIDTHS = ['4', '8', '16', '32', '64', '128', '256', '512'];
 const RATE = { min: 0.01, max: 5, default: 0.5 };
 const SEED = { min: 0, max: 999_999, default: 1 };
 const TASKS = [
-  { value: 'previous', text: 'attend to the previous token' },
-  { value: 'match', text: 'find the key of the same type' },
+  { value: 'previous', text: 'previous token' },
+  { value: 'match', text: 'key of the same type' },
 ];
 const TOKENS = 8;
 // The page stops a run here (the core's session limit is higher); a learner can reset.
@@ -162,10 +162,17 @@ export function mount(element, { lab, state }) {
   let sessionKey = '';
   let lastAnnounced = 0;
 
-  registerMatrix(element, 'training curves, every step', () => {
-    if (!curves.length('scaled') && !curves.length('unscaled')) return null;
-    return { ...curves.everyStep(), rowTitle: 'step', colTitle: 'measure' };
-  });
+  // Every step of both curves, offered in the Export menu once there is a step to offer.
+  let unregisterCurves = null;
+  function offerCurves(offer) {
+    if (offer && !unregisterCurves) {
+      unregisterCurves = registerMatrix(element, 'training curves, every step',
+        () => ({ ...curves.everyStep(), rowTitle: 'step', colTitle: 'measure' }));
+    } else if (!offer && unregisterCurves) {
+      unregisterCurves();
+      unregisterCurves = null;
+    }
+  }
 
   const settingsKey = () => ['dk', 'task', 'seed'].map((k) => state.get(`learn.${k}`)).join('|');
   let counterSteps = 0; // updates taken by the copy that has taken the most (a diverged one stops)
@@ -183,6 +190,7 @@ export function mount(element, { lab, state }) {
     session?.dispose();
     session = null;
     curves.clear();
+    offerCurves(false);
     sessionKey = settingsKey();
     session = lab.createTraining({
       task: state.get('learn.task'), dk: Number(state.get('learn.dk')), tokens: TOKENS,
@@ -258,6 +266,7 @@ export function mount(element, { lab, state }) {
     curves.append('scaled', out.scaled);
     curves.append('unscaled', out.unscaled);
     counterSteps += count; // drawAll reads the exact counts back from the core
+    offerCurves(true);
   }
 
   const runner = createRunner({
@@ -304,6 +313,7 @@ export function mount(element, { lab, state }) {
     runner.pause();
     session.reset();
     curves.clear();
+    offerCurves(false);
     drawAll();
     state.set('learn.steps', 0);
     announce(true);
