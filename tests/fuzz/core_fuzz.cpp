@@ -133,10 +133,15 @@ void fuzz_attention(FuzzedDataProvider& in) {
   // The output is a weighted mean of V's rows: inside V's range, column by column.
   for (Eigen::Index c = 0; c < V.cols(); ++c) {
     const double lo = V.col(c).minCoeff(), hi = V.col(c).maxCoeff();
-    const double slack = 1e-12 * std::max(std::abs(lo), std::abs(hi));
-    if (options.axis == SoftmaxAxis::Keys && ((r.output.col(c).array() < lo - slack).any() ||
-                                              (r.output.col(c).array() > hi + slack).any())) {
-      broken("attention", "an output outside the values' range");
+    // Relative rounding, plus half a denormal step per key for values near the underflow limit.
+    const double slack = 1e-12 * std::max(std::abs(lo), std::abs(hi)) +
+                         static_cast<double>(V.rows()) * std::numeric_limits<double>::denorm_min();
+    const double below = r.output.col(c).minCoeff(), above = r.output.col(c).maxCoeff();
+    if (options.axis == SoftmaxAxis::Keys && (below < lo - slack || above > hi + slack)) {
+      char detail[160];
+      std::snprintf(detail, sizeof detail, "output column %d spans [%.17g, %.17g], the values [%.17g, %.17g]",
+                    static_cast<int>(c), below, above, lo, hi);
+      broken("attention", std::string("an output outside the values' range: ") + detail);
     }
   }
 }
