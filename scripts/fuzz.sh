@@ -13,7 +13,7 @@ mkdir -p "$out/corpus"
 # Every core source, so that a new core file is fuzzed too. Eigen's assertions stay on: a shape
 # that got past the core's checks aborts instead of reading out of bounds.
 clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -Icpp/core -isystem /usr/include/eigen3 cpp/core/*.cpp tests/fuzz/core_fuzz.cpp -o "$out/core_fuzz"
+  -Icpp/core -isystem /usr/include/eigen3 cpp/core/*.cpp cpp/core/learn/*.cpp tests/fuzz/core_fuzz.cpp -o "$out/core_fuzz"
 
 set +e
 "$out/core_fuzz" "$out/corpus" tests/fuzz/corpus -max_total_time="$seconds" -max_len=4096 -timeout=20 \

@@ -16,7 +16,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "attention_f32.hpp"
 #include "attention_lab.hpp"
+#include "streaming.hpp"
 
 namespace {
 
@@ -142,6 +144,55 @@ void fuzz_attention(FuzzedDataProvider& in) {
       std::snprintf(detail, sizeof detail, "output column %d spans [%.17g, %.17g], the values [%.17g, %.17g]",
                     static_cast<int>(c), below, above, lo, hi);
       broken("attention", std::string("an output outside the values' range: ") + detail);
+    }
+  }
+}
+
+// The float32 twin: the same contract, within float32's rounding.
+void fuzz_attention_f32(FuzzedDataProvider& in) {
+  const Eigen::Index n = pick_size(in), m = pick_size(in), dk = pick_size(in), dv = pick_size(in);
+  // Doubles past float32's range become ±Inf here, which the core must refuse.
+  const MatrixF Q = pick_matrix(in, n, maybe(in, dk)).cast<float>();
+  const MatrixF K = pick_matrix(in, m, dk).cast<float>();
+  const MatrixF V = pick_matrix(in, maybe(in, m), dv).cast<float>();
+  AttentionOptions options;
+  options.temperature = pick_positive(in);
+  options.scale = in.ConsumeBool() ? 0.0 : pick_value(in);
+  options.mask = pick_mask(in, n, m);
+  const AttentionResultF r = attention(Q, K, V, options);
+  if (!r.raw_scores.allFinite() || !r.scaled_scores.allFinite() || !r.output.allFinite()) {
+    broken("attention (float32)", "a non-finite score or output");
+  }
+  const Matrix weights = r.weights.cast<double>();
+  if (!weights.allFinite() || (weights.array() < 0).any() || (weights.array() > 1 + 1e-6).any()) {
+    broken("attention (float32)", "a weight outside [0, 1]");
+  }
+  for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+    if (std::abs(weights.row(i).sum() - 1.0) > 1e-5) broken("attention (float32)", "weights do not sum to 1");
+    for (Eigen::Index j = 0; j < weights.cols(); ++j) {
+      if (options.mask && !(*options.mask)(i, j) && weights(i, j) != 0.0) broken("attention (float32)", "a masked pair has weight");
+    }
+  }
+}
+
+// The streaming form never forms the weights: its output must still be finite and a weighted mean.
+void fuzz_streaming(FuzzedDataProvider& in) {
+  const Eigen::Index n = pick_size(in), m = pick_size(in), dk = pick_size(in), dv = pick_size(in);
+  const Matrix Q = pick_matrix(in, n, maybe(in, dk)), K = pick_matrix(in, m, dk), V = pick_matrix(in, maybe(in, m), dv);
+  StreamingOptions options;
+  options.temperature = pick_positive(in);
+  options.scale = in.ConsumeBool() ? 0.0 : pick_value(in);
+  options.causal = in.ConsumeBool();
+  options.mask = pick_mask(in, n, m);
+  options.key_tile = in.ConsumeIntegralInRange<Eigen::Index>(-1, 5);
+  const Matrix output = streaming_attention(Q, K, V, options);
+  expect_finite("streaming_attention", "output", output);
+  for (Eigen::Index c = 0; c < V.cols(); ++c) {
+    const double lo = V.col(c).minCoeff(), hi = V.col(c).maxCoeff();
+    const double slack = 1e-12 * std::max(std::abs(lo), std::abs(hi)) +
+                         static_cast<double>(V.rows()) * std::numeric_limits<double>::denorm_min();
+    if (output.col(c).minCoeff() < lo - slack || output.col(c).maxCoeff() > hi + slack) {
+      broken("streaming_attention", "an output outside the values' range");
     }
   }
 }
@@ -282,7 +333,9 @@ void fuzz_width_experiment(FuzzedDataProvider& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   FuzzedDataProvider in(data, size);
   try {
-    switch (in.ConsumeIntegralInRange<int>(0, 11)) {
+    switch (in.ConsumeIntegralInRange<int>(0, 13)) {
+      case 12: fuzz_attention_f32(in); break;
+      case 13: fuzz_streaming(in); break;
       case 0: fuzz_attention(in); break;
       case 1: fuzz_softmax(in, true); break;
       case 2: fuzz_softmax(in, false); break;
