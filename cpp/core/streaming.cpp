@@ -77,8 +77,19 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   const Eigen::Index key_tile = std::min(options.key_tile > 0 ? options.key_tile : kDefaultKeyTile, m);
   const Rows<Scalar> Kt = K.transpose();  // dk×m: each tile's scores are then a row-major product
   const Scalar* q = Q.data();
-  const Scalar* v = V.data();
-  const Eigen::Index ldq = Q.outerStride(), ldv = V.outerStride();
+  const Eigen::Index ldq = Q.outerStride();
+
+  // o sums e^{c(s − μ)}·v over up to m keys before it is divided by ℓ, so with values near the
+  // type's largest it can overflow where the direct form, which normalises first, cannot. Such
+  // values are divided by a power of two (exact) for the sums, and the output multiplied back.
+  int value_exponent = 0;
+  Rows<Scalar> V_scaled;
+  if (largest_v * static_cast<double>(m) > kLargest / 4) {
+    std::frexp(largest_v, &value_exponent);  // largest_v < 2^value_exponent
+    V_scaled = (V.template cast<double>() * std::ldexp(1.0, -value_exponent)).template cast<Scalar>();
+  }
+  const Scalar* v = value_exponent != 0 ? V_scaled.data() : V.data();
+  const Eigen::Index ldv = value_exponent != 0 ? V_scaled.outerStride() : V.outerStride();
 
   Rows<Scalar> output = Rows<Scalar>::Zero(n, dv);  // o, then o / ℓ
   Rows<Scalar> S(kQueryBlock, key_tile);            // one tile of scores, then of their exponentials
@@ -133,6 +144,9 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
 
     // pass 5: normalise, output = o / ℓ (ℓ ≥ 1: the row's maximum contributes exp(0))
     for (Eigen::Index r = 0; r < rows; ++r) k.scale(o + r * dv, dv, static_cast<Scalar>(1.0 / running_sum(r)));
+  }
+  if (value_exponent != 0) {
+    output = (output.template cast<double>() * std::ldexp(1.0, value_exponent)).template cast<Scalar>();
   }
   return output;
 }

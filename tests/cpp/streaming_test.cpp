@@ -103,6 +103,31 @@ TEST(Streaming, SharpRowsAcrossTilesKeepTheirWeight) {
   EXPECT_NEAR(streaming_attention(Q, K, V, options)(0, 0), V(m - 1, 0), 1e-9);
 }
 
+TEST(Streaming, ValuesNearTheLargestNumberStayFinite) {
+  // Found by the fuzzer: the unnormalised sum of e^{c(s − μ)}·v over many keys overflowed to
+  // Infinity for values the form accepts (up to a quarter of the largest number), where the
+  // direct form, which normalises first, is finite.
+  const Eigen::Index m = 12;
+  const Matrix Q = rows({{0.5, 0.0}, {0.0, 0.5}});
+  const Matrix K = Matrix::Zero(m, 2);
+  Matrix V(m, 2);
+  for (Eigen::Index j = 0; j < m; ++j) {
+    V(j, 0) = 4.0e307;
+    V(j, 1) = (j % 2 == 0 ? -4.0e307 : 3.0);
+  }
+  const Matrix streamed = streaming_attention(Q, K, V, StreamingOptions{});
+  const Matrix direct = attention(Q, K, V).output;
+  ASSERT_TRUE(streamed.allFinite());
+  for (Eigen::Index i = 0; i < direct.rows(); ++i) {
+    for (Eigen::Index j = 0; j < direct.cols(); ++j) {
+      EXPECT_NEAR(streamed(i, j) / 1e307, direct(i, j) / 1e307, 1e-12) << i << ", " << j;
+    }
+  }
+  const MatrixF streamed32 = streaming_attention(to_float(Q), to_float(K), to_float(V * 2e-270), StreamingOptions{});
+  ASSERT_TRUE(streamed32.allFinite());
+  EXPECT_NEAR(streamed32(0, 0) / 8e37, 1.0, 1e-5);
+}
+
 TEST(Streaming, RunsPastTheDirectFormsBudget) {
   // n = m = 4097: the direct form refuses its 4097² scores; streaming needs O((n + m)·d).
   // d = 1 and the causal order keep the test quick; rows are checked against the direct form
