@@ -47,8 +47,15 @@ export function createGrowthPlot(parent, { lab }) {
     const pairs = [];
     const projected = [];
     const recurrent = [];
-    for (const n of xs) {
-      const c = lab.cost({ n, m: n, dModel: setup.dModel, heads: setup.heads, bytesPerNumber: setup.bytesPerNumber });
+    for (const [index, n] of xs.entries()) {
+      let c;
+      try {
+        c = lab.cost({ n, m: n, dModel: setup.dModel, heads: setup.heads, bytesPerNumber: setup.bytesPerNumber });
+      } catch {
+        // Past 2^53 the core's counts are no longer exact, so it refuses them: the curves end here.
+        xs.length = index;
+        break;
+      }
       pairs.push(c.qkMacs);
       projected.push(c.projectionMacs);
       recurrent.push(lab.layerComparison({ n, d: setup.dModel, k: KERNEL_WIDTH }).find((r) => r.layer === 'recurrent').complexityPerLayer);
