@@ -214,6 +214,8 @@ Matrix records(const std::vector<learn::StepRecord>& list) {
         r.gradient_norm_Q, r.gradient_norm_K, r.gradient_norm_V;
   }
   return m;
+}
+
 // Streaming options from the raw arguments: mask kind 1 (causal) forms no mask at all.
 StreamingOptions streaming_options(double tau, double scale, int mask_kind, const double* mask, int mask_rows,
                                    int mask_cols, int n, int m, int key_tile) {
