@@ -183,7 +183,7 @@ describe('a Float32Array runs attention in float32', () => {
 
   test('mixed precisions and float32 elsewhere are refused by name', () => {
     assert.throws(() => lab.attention(f32(q()), keys(), values()),
-      /attention: Q, K and V must be all Float64Array or all Float32Array, got float32, float64 and float64/);
-    assert.throws(() => lab.softmax(f32(q())), /logits: expected .*, got data as a Float32Array of 2 entries \(float32 is taken by attention only\)/);
+      /attention: Q, K and V must all be Float64Array or all Float32Array, got Q float32, K float64, V float64/);
+    assert.throws(() => lab.softmax(f32(q())), /logits: expected .*, got data as a Float32Array of 2 entries \(float32 input is taken by attention and streamingAttention only\)/);
   });
 });
