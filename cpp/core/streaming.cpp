@@ -71,9 +71,12 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   check::scores_in_range(precision, dk, largest_q, largest_k, scale, kLargest);
   check::values_in_range(precision, largest_v, kLargest);
 
-  // c = 1/(τ·scale) turns raw scores into exponents; clamped to the type's range (a τ that small
-  // makes each row one-hot either way).
-  const Scalar c = static_cast<Scalar>(std::min(1.0 / (options.temperature * scale), kLargest));
+  // c = 1/(τ·scale) turns raw scores into exponents; clamped to the type's range. A τ that small
+  // makes each row one-hot either way. A τ·scale so large that c would be 0 makes every row
+  // uniform either way, but c = 0 would turn the −∞ of a hidden key (or of a row's first tile)
+  // into 0·∞ = NaN, so c stays at the smallest normal number.
+  constexpr double kSmallest = std::numeric_limits<Scalar>::min();
+  const Scalar c = static_cast<Scalar>(std::clamp(1.0 / (options.temperature * scale), kSmallest, kLargest));
   const Eigen::Index key_tile = std::min(options.key_tile > 0 ? options.key_tile : kDefaultKeyTile, m);
   const Rows<Scalar> Kt = K.transpose();  // dk×m: each tile's scores are then a row-major product
   const Scalar* q = Q.data();

@@ -128,6 +128,25 @@ TEST(Streaming, ValuesNearTheLargestNumberStayFinite) {
   EXPECT_NEAR(streamed32(0, 0) / 8e37, 1.0, 1e-5);
 }
 
+TEST(Streaming, AHugeTemperatureGivesUniformRowsNotNaN) {
+  // Found by the fuzzer: τ = scale = 1e200 made 1/(τ·scale) round to 0, and 0·(−∞) is NaN.
+  const Matrix Q = rows({{-4.0}, {2.0}});
+  const Matrix K = rows({{-1.0}, {3.0}, {0.5}});
+  const Matrix V = rows({{-9.9, 1.0}, {9.3, 2.0}, {1e200, 3.0}});
+  StreamingOptions options;
+  options.temperature = 1e200;
+  options.scale = 1e200;
+  options.key_tile = 2;
+  for (const bool masked : {false, true}) {
+    if (masked) options.mask = Mask::Constant(2, 3, true);
+    if (masked) (*options.mask)(1, 0) = false;
+    const Matrix out = streaming_attention(Q, K, V, options);
+    ASSERT_TRUE(out.allFinite()) << "masked " << masked;
+    EXPECT_NEAR(out(0, 1), 2.0, 1e-12);
+    EXPECT_NEAR(out(1, 1), masked ? 2.5 : 2.0, 1e-12);
+  }
+}
+
 TEST(Streaming, RunsPastTheDirectFormsBudget) {
   // n = m = 4097: the direct form refuses its 4097² scores; streaming needs O((n + m)·d).
   // d = 1 and the causal order keep the test quick; rows are checked against the direct form
