@@ -89,6 +89,7 @@ export function exportMenu(list, { figureElement, figureName, settings, say, sta
       if (pictureMatrices.has(matrix.name)) continue;
       addRow(matrix.name, 'matrix', [['CSV', () => actions.matrixCsv(matrix)], ['JSON', () => actions.matrixJson(matrix)]]);
     }
+    if (!list.children.length) htmlElement('li', { class: 'figure-tool-note' }, 'This figure has no pictures or matrices to export.', list);
     if (standalone) {
       addRow('the whole figure', 'one HTML file at these settings, opens offline', [['HTML', () => run('the figure', async () => {
         const { name, text } = await standalone();
@@ -96,6 +97,5 @@ export function exportMenu(list, { figureElement, figureName, settings, say, sta
         return name;
       })]], { whole: true });
     }
-    if (!list.children.length) htmlElement('li', { class: 'figure-tool-note' }, 'This figure has no pictures or matrices to export.', list);
   };
 }
