@@ -11,6 +11,7 @@ import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
+import './all-at-once.css'; // this figure's styles, bundled into styles.css
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 

@@ -11,6 +11,7 @@ import { formatFixed, formatSignificant } from '../lib/format/index.js';
 import { parseNumber } from '../lib/controls/number-field.js';
 import { htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { GRADING_RULE, direction, grade } from '../lib/controls/grade.js';
+import './check-yourself.css'; // this figure's styles, bundled into styles.css
 
 
 // The worked example of the "by hand" section: d_k = 2.

@@ -16,6 +16,7 @@ import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './heads.css'; // this figure's styles, bundled into styles.css
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default

@@ -11,6 +11,7 @@ import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './lookup.css'; // this figure's styles, bundled into styles.css
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)

@@ -11,6 +11,7 @@ import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
+import './map.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // the split at which the core names each slice's job
 const DEFAULT_QUERY = 7; // "it"

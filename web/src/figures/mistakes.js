@@ -14,6 +14,7 @@ import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './mistakes.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"

@@ -12,6 +12,7 @@ import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
+import './roles.css'; // this figure's styles, bundled into styles.css
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];

@@ -13,6 +13,7 @@ import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
 import { htmlElement } from '../lib/dom/elements.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import './why-scale.css'; // this figure's styles, bundled into styles.css
 
 // Part A: widths whose square root is a whole number, so the raw scores stay readable.
 const WIDTH_CHOICES = ['4', '16', '64', '256', '1024'];

@@ -23,6 +23,7 @@ import {
 import { createStepper } from './stepper.js';
 import { createVectorsPanel } from './vectors.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
+import './by-hand.css'; // this figure's styles, bundled into styles.css
 
 export { SETTINGS };
 export { codeLines, judge } from './model.js';

@@ -15,6 +15,7 @@ import { formatAmount, formatBytes, formatCount, formatSignificant } from '../..
 import { createGrowthPlot } from './growth.js';
 import { createTableOne } from './table-one.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
+import './cost.css'; // this figure's styles, bundled into styles.css
 
 const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 // h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.

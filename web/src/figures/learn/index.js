@@ -13,6 +13,7 @@ import { registerMatrix } from '../../lib/export/registry.js';
 import { formatCount, formatSignificant, formatWeightExact } from '../../lib/format/index.js';
 import { createCurves, MEASURES } from './curves.js';
 import { createRunner } from './runner.js';
+import './learn.css'; // this figure's styles, bundled into styles.css
 
 const KEY_WIDTHS = ['4', '8', '16', '32', '64', '128', '256', '512'];
 const RATE = { min: 0.01, max: 5, default: 0.5 };
