@@ -9,7 +9,7 @@ import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/forma
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement, svgElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, svgElement } from '../lib/dom/elements.js';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
@@ -81,8 +81,7 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const slider = createSlider(controls, {

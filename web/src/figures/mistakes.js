@@ -9,7 +9,7 @@
 import { formatFixed, formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
@@ -54,8 +54,7 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const fieldset = htmlElement('fieldset', { class: 'mistakes-choices' }, null, controls);

@@ -11,7 +11,7 @@ import { createPicker } from '../lib/controls/picker.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import './why-scale.css'; // this figure's styles, bundled into styles.css
 
@@ -75,8 +75,7 @@ export const SETTINGS = {
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body why-scale' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body why-scale');
 
   // ---- Part A: the small examples ---------------------------------------------------------
   const partA = htmlElement('div', { class: 'why-scale-part' }, null, body);

@@ -3,7 +3,7 @@
 // weights. The WebAssembly core does all the arithmetic (forward, backward, the update and every
 // number shown); this module runs it in short slices, keeps the curves and draws them.
 
-import { htmlElement } from '../../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../../lib/dom/elements.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { formatCount } from '../../lib/format/index.js';
 import { createLearnControls, MAX_STEPS, SEED, SETTINGS } from './controls.js';
@@ -21,8 +21,7 @@ const ANNOUNCE_EVERY_MS = 5000;
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body learn' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body learn');
   const { playButton, stepButton, resetButton, newSeedButton, counter, rateSlider, seedInput, show } =
     createLearnControls(body, state);
   const announcer = htmlElement('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }, null, body);
