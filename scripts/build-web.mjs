@@ -11,7 +11,9 @@
 //   attention_lab_web.wasm    the compiled core
 //   index.html                web/index.html with every formula rendered to MathML by KaTeX
 //                             (its <figure data-figure> elements are also the embeds' markup)
-//   styles.css, favicon.svg   copied
+//   styles.css                web/styles.css followed by every figure's own CSS (imported by
+//                             its module, e.g. web/src/figures/heads.css), bundled by esbuild
+//   favicon.svg               copied
 //
 // The page must run under the Content-Security-Policy in scripts/serve.mjs (`default-src 'self';
 // script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; base-uri 'none';
@@ -169,7 +171,7 @@ export function shadowStyles(css) {
     '.al-frame { display: flow-root; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg); line-height: 1.5; }',
     '',
   ].join('\n');
-  const widthOnly = /@media\s+(\((?:min|max)-width:\s*[^)]+\)(?:\s+and\s+\((?:min|max)-width:\s*[^)]+\))*)\s*\{/g;
+  const widthOnly = /@media\s*(\((?:min|max)-width:\s*[^)]+\)(?:\s+and\s*\((?:min|max)-width:\s*[^)]+\))*)\s*\{/g; // minified CSS drops the spaces
   return hostBase + css.replace(/:root\b/g, ':root, :host').replace(widthOnly, '@container attention-figure $1 {');
 }
 
@@ -211,7 +213,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   const singleFile = splitSingleFileGlue(await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'));
   const modules = {
     'attention-lab:figure-markup': { contents: `export default ${JSON.stringify(figureMarkup)};`, loader: 'js' },
-    'attention-lab:shadow-styles': { contents: `export default ${JSON.stringify(shadowStyles(css))};`, loader: 'js' },
+    // The whole stylesheet, known once the page's bundle has collected the figures' CSS.
+    'attention-lab:shadow-styles': () => ({ contents: `export default ${JSON.stringify(shadowStyles(styles))};`, loader: 'js' }),
     // The single-file core: the wasm inlined as base64, so the script needs no second download,
     // handed to the glue as bytes (see splitSingleFileGlue).
     'attention-lab:single-file-core': { contents: singleFile.factory, loader: 'js', resolveDir: wasmDir },
@@ -238,9 +241,17 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
     splitting: false,
     sourcemap: true,
   });
-  // The drop-in element: one classic script (so it also runs from file://), core included.
+  // Each figure imports its own CSS, which esbuild gathers beside each bundle (main.css, the
+  // same again as embed.css): the page's one stylesheet is web/styles.css followed by it.
+  // (Its source map goes with it: the figures' CSS files are read as they are.)
+  const figureCss = (await readFile(join(outDir, 'main.css'), 'utf8')).replace(/\/\*# sourceMappingURL=.*\*\/\s*$/, '');
+  for (const name of ['main.css', 'main.css.map', 'embed.css', 'embed.css.map']) await rm(join(outDir, name), { force: true });
+  const styles = `${css}\n${figureCss}`;
+  // The drop-in element: one classic script (so it also runs from file://), core included;
+  // its styles arrive whole through attention-lab:shadow-styles, so its CSS imports are dropped.
   const elementResult = await esbuild.build({
     ...common,
+    loader: { ...common.loader, '.css': 'empty' },
     entryPoints: [join(ROOT, 'web/src/element.js')],
     outfile: join(outDir, 'attention-figure.js'),
     format: 'iife',
@@ -252,7 +263,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
 
   await copyFile(join(wasmDir, GLUE), join(outDir, GLUE));
   await copyFile(join(wasmDir, WASM), join(outDir, WASM));
-  await copyFile(join(ROOT, 'web/styles.css'), join(outDir, 'styles.css'));
+  await writeFile(join(outDir, 'styles.css'), styles);
   await copyFile(join(ROOT, 'web/favicon.svg'), join(outDir, 'favicon.svg'));
   await copyFile(join(ROOT, 'web/attention-lab-resize.js'), join(outDir, 'attention-lab-resize.js'));
   await writeFile(join(outDir, 'index.html'), html);

@@ -6,11 +6,12 @@ import { formatFixed, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { toyScoreDomain } from '../lib/charts/score-domain.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import './all-at-once.css'; // this figure's styles, bundled into styles.css
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
 
@@ -61,14 +62,13 @@ export function mount(element, { lab, state }) {
   const sums = Array.from(lab.sums(A).rows);
   const stats = lab.rowStats(A);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const pick = (row) => state.set('all-at-once.query', row);
   const picker = createPicker(controls, {
     label: 'query token',
-    options: tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` })),
+    options: tokenOptions(tokens),
     value: state.get('all-at-once.query'),
     hint: 'Its row is outlined in all three matrices.',
     onChange: (value) => pick(Number(value)),

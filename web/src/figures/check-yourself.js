@@ -9,8 +9,9 @@
 import { matrix, row } from '#attention-lab';
 import { formatFixed, formatSignificant } from '../lib/format/index.js';
 import { parseNumber } from '../lib/controls/number-field.js';
-import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { GRADING_RULE, direction, grade } from '../lib/controls/grade.js';
+import './check-yourself.css'; // this figure's styles, bundled into styles.css
 
 
 // The worked example of the "by hand" section: d_k = 2.
@@ -84,8 +85,7 @@ function questions(lab) {
 export const SETTINGS = {};
 
 export function mount(element, { lab }) {
-  const body = htmlElement('div', { class: 'figure-body check-yourself' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body check-yourself');
   htmlElement('p', { class: 'check-yourself-tolerance' },
     `${GRADING_RULE} Shapes and counts must be exact.`, body);
   const list = htmlElement('ol', { class: 'check-yourself-list' }, null, body);

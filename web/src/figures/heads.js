@@ -9,13 +9,14 @@ import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/forma
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement, svgElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, svgElement } from '../lib/dom/elements.js';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './heads.css'; // this figure's styles, bundled into styles.css
 
 const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
 const K_DEFAULT = 1; // h = 2, the lesson's default
@@ -80,8 +81,7 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const slider = createSlider(controls, {

@@ -6,11 +6,12 @@
 import { formatFixed, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { toyScoreDomain } from '../lib/charts/score-domain.js';
-import { htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './lookup.css'; // this figure's styles, bundled into styles.css
 
 const SYMMETRY_TOLERANCE = 1e-9; // floating-point noise, far below the 3 decimals shown
 const SHAPE_UNIT = 3; // size of one matrix entry in the little shape sketches (viewBox units)
@@ -74,8 +75,7 @@ export function mount(element, { lab, state }) {
   // one as the all-at-once figure's drawing of these scores.
   const domain = toyScoreDomain(lab, sentence);
 
-  const body = htmlElement('div', { class: 'figure-body lookup-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body lookup-body');
 
   // 1. The three projections, with their shapes.
   const projections = htmlElement('div', { class: 'lookup-part' }, null, body);

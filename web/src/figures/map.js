@@ -6,11 +6,12 @@
 import { formatWeight } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import './map.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // the split at which the core names each slice's job
 const DEFAULT_QUERY = 7; // "it"
@@ -29,14 +30,13 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const picker = createPicker(controls, {
     label: 'query row to outline',
     hint: 'The same row is outlined in all four maps. Point at, tap or tab to any cell for its exact weight.',
-    options: tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` })),
+    options: tokenOptions(tokens),
     value: state.get('map.query'),
     onChange: (value) => state.set('map.query', Number(value)),
   });

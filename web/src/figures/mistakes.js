@@ -9,11 +9,12 @@
 import { formatFixed, formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
+import './mistakes.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
 const IT = 7; // the row of "it"
@@ -53,8 +54,7 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const fieldset = htmlElement('fieldset', { class: 'mistakes-choices' }, null, controls);

@@ -7,11 +7,12 @@
 import { formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
+import './roles.css'; // this figure's styles, bundled into styles.css
 
 const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
 const ROLES = ['encoder', 'decoder', 'cross'];
@@ -51,8 +52,7 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   // Controls: a radio group for the role, a picker for the head.
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);

@@ -7,13 +7,13 @@ import { formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;
@@ -33,13 +33,12 @@ export function mount(element, { lab, state }) {
 
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element);
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const picker = createPicker(controls, {
     label: 'query token',
-    options: tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` })),
+    options: tokenOptions(tokens),
     value: state.get('temperature.query'),
     onChange: (value) => state.set('temperature.query', Number(value)),
   });

@@ -11,8 +11,9 @@ import { createPicker } from '../lib/controls/picker.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
+import './why-scale.css'; // this figure's styles, bundled into styles.css
 
 // Part A: widths whose square root is a whole number, so the raw scores stay readable.
 const WIDTH_CHOICES = ['4', '16', '64', '256', '1024'];
@@ -74,8 +75,7 @@ export const SETTINGS = {
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body why-scale' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body why-scale');
 
   // ---- Part A: the small examples ---------------------------------------------------------
   const partA = htmlElement('div', { class: 'why-scale-part' }, null, body);

@@ -12,7 +12,7 @@
 // Every number shown is computed by the WebAssembly core on each change (model.js holds the
 // calls); this module wires the parts to the store and to one render.
 
-import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { createAdditive } from './additive.js';
 import { createCodeBox } from './code.js';
@@ -23,6 +23,7 @@ import {
 import { createStepper } from './stepper.js';
 import { createVectorsPanel } from './vectors.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
+import './by-hand.css'; // this figure's styles, bundled into styles.css
 
 export { SETTINGS };
 export { codeLines, judge } from './model.js';
@@ -30,8 +31,7 @@ export { codeLines, judge } from './model.js';
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body by-hand' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body by-hand');
 
   // --- presets and the "cover" switch ----------------------------------------------------
   const controls = htmlElement('div', { class: 'figure-controls by-hand-controls' }, null, body);

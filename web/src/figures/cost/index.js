@@ -10,11 +10,12 @@
 import { createNumberField, parseCount } from '../../lib/controls/number-field.js';
 import { createPicker } from '../../lib/controls/picker.js';
 import { createReadout } from '../../lib/controls/readout.js';
-import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
+import { figureBody, htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { formatAmount, formatBytes, formatCount, formatSignificant } from '../../lib/format/index.js';
 import { createGrowthPlot } from './growth.js';
 import { createTableOne } from './table-one.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
+import './cost.css'; // this figure's styles, bundled into styles.css
 
 const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 // h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
@@ -45,8 +46,7 @@ export const SETTINGS = {
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 
-  const body = htmlElement('div', { class: 'figure-body cost' });
-  element.insertBefore(body, element.querySelector('figcaption'));
+  const body = figureBody(element, 'figure-body cost');
 
   // ---- Presets and inputs -------------------------------------------------------------------
   const presetBar = htmlElement('div', { class: 'cost-presets', role: 'group', 'aria-label': 'presets' }, null, body);

@@ -30,3 +30,13 @@ export function uniqueId(prefix) {
   nextId += 1;
   return `${prefix}-${nextId}`;
 }
+
+/**
+ * A figure's body: the element its module draws into, placed before the figure's caption
+ * (the caption written in index.html stays last, above the toolbar).
+ */
+export function figureBody(figure, className = 'figure-body') {
+  const body = htmlElement('div', { class: className });
+  figure.insertBefore(body, figure.querySelector('figcaption'));
+  return body;
+}

@@ -11,6 +11,11 @@ export function tokenNamesOf(tokens) {
   return tokens.map((token, i) => `${quoteToken(token)} (${i})`);
 }
 
+/** A picker's options for choosing one token: "7 · it". */
+export function tokenOptions(tokens) {
+  return tokens.map((token, i) => ({ value: i, text: `${i} \u00b7 ${token}` }));
+}
+
 /**
  * The core's toy sentence with what every figure derives from it first: { X, WQ, WK, WV, WO,
  * crossX, tokens, tokenNames, n, features, jobs, crossTokens, crossNames }.
