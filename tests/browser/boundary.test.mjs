@@ -47,10 +47,12 @@ test('10,000 invalid keystrokes in the cost figure leave heap, stack and handles
 test('10,000 valid moves across the figures leave heap, stack and handles flat', async (t) => {
   const { page, problems } = await session.openPage();
   // Every slider, picker and radio button of the figures, but the width experiment's slider
-  // (each of its moves runs thousands of random trials) and the toolbars' own controls.
+  // (each of its moves runs thousands of random trials), the toolbars' own controls and the
+  // learn figure's: its training session holds memory in proportion to d_k, so the module's use
+  // rightly depends on where d_k ends (tests/js/learn.test.mjs checks its sessions for leaks).
   const move = (count) => page.evaluate(({ count: total }) => {
     const controls = [...document.querySelectorAll('[data-figure] input[type="range"], [data-figure] select, [data-figure] input[type="radio"]')]
-      .filter((c) => !c.disabled && !c.closest('[data-figure="why-scale"] .control-slider, .figure-toolbar'));
+      .filter((c) => !c.disabled && !c.closest('[data-figure="why-scale"] .control-slider, .figure-toolbar, [data-figure="learn"]'));
     const figures = new Set();
     for (let i = 0; i < total; i++) {
       const control = controls[i % controls.length];
