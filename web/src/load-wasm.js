@@ -18,3 +18,6 @@ async function loadLab() {
 
 /** Resolves to the Attention Lab API; rejects with the loader's error if the core fails. */
 export const labReady = loadLab();
+// Each figure awaits labReady and shows a plain sentence if it rejects; marking it handled here
+// keeps a failed start from also surfacing as an uncaught promise rejection.
+labReady.catch(() => {});

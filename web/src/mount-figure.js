@@ -42,6 +42,44 @@ function setStatus(place, text, isError = false) {
   return status;
 }
 
+// When the core cannot start, every figure on the page fails at once: only the first says so
+// aloud (role=alert); the others show the same sentence quietly.
+let startFailureAnnounced = false;
+
+/** The reason the core could not start, in a reader's words rather than the loader's. */
+function plainStartReason(error) {
+  const text = `${error?.name ?? ''} ${error?.message ?? ''}`;
+  if (/CompileError|Content.Security|wasm-unsafe-eval|unsafe-eval/i.test(text)) {
+    return 'this page\u2019s security settings do not allow WebAssembly';
+  }
+  if (/fetch|404|network|Failed to load|NetworkError/i.test(text)) return 'its WebAssembly file could not be loaded';
+  return 'this browser could not run its WebAssembly';
+}
+
+/** One plain sentence, a retry and (where known) a link to the full page, instead of loader text. */
+function showStartFailure(figure, error, links) {
+  const status = setStatus(figure, `The interactive part could not start: ${plainStartReason(error)}. `, true);
+  if (startFailureAnnounced) status.removeAttribute('role');
+  startFailureAnnounced = true;
+  const retry = document.createElement('button');
+  retry.type = 'button';
+  retry.className = 'figure-retry';
+  retry.textContent = 'Try again';
+  retry.addEventListener('click', () => location.reload());
+  status.appendChild(retry);
+  let page = null;
+  try {
+    page = typeof links.pageUrl === 'function' ? links.pageUrl() : links.pageUrl;
+  } catch { /* no page to point at */ }
+  if (page && !String(page).startsWith('file:')) {
+    status.append(' ');
+    const link = document.createElement('a');
+    link.href = String(page);
+    link.textContent = 'Open the full page';
+    status.appendChild(link);
+  }
+}
+
 /**
  * Settings in the link that look like this figure's ("temperature.tua") but that it does not
  * have get one notice; anything else (a tracking parameter, another figure's name) is left alone.
@@ -100,7 +138,7 @@ export async function mountFigure(element, name, {
   try {
     api = await lab;
   } catch (error) {
-    setStatus(figure, `This figure needs WebAssembly, which failed to start: ${error.message}`, true);
+    showStartFailure(figure, error, links);
     console.error(error);
     return figure;
   }
