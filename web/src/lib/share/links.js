@@ -46,23 +46,13 @@ export function embedSnippets({ state, figureName, embedBase, title, height = 64
   const script = new URL('attention-figure.js', base).href;
   const frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(200, Math.round(height)));
 
+  // No inline script or style: a host whose Content-Security-Policy allows only files (an LMS)
+  // still runs the resize listener, which checks each message's origin against its frame's src.
+  const resizer = new URL('attention-lab-resize.js', base).href;
   const iframe = [
     `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}"`,
-    `  data-attention-lab="${escapeAttribute(figureName)}" width="100%" height="${frameHeight}" loading="lazy"`,
-    '  style="border: 0; max-width: 100%;"></iframe>',
-    '<script>',
-    '  // Attention Lab frames report their height; this grows each one to fit its figure.',
-    "  window.addEventListener('message', function (event) {",
-    '    var data = event.data;',
-    `    if (event.origin !== ${JSON.stringify(base.origin)} || !data || data.type !== 'attention-lab:height') return;`,
-    '    var height = Number(data.height);',
-    `    if (!(height > 0 && height < ${MAX_FRAME_HEIGHT})) return;`,
-    "    var frames = document.querySelectorAll('iframe[data-attention-lab]');",
-    '    for (var i = 0; i < frames.length; i += 1) {',
-    "      if (frames[i].contentWindow === event.source) frames[i].style.height = Math.ceil(height) + 'px';",
-    '    }',
-    '  });',
-    '</script>',
+    `  data-attention-lab="${escapeAttribute(figureName)}" width="100%" height="${frameHeight}" loading="lazy" frameborder="0"></iframe>`,
+    `<script src="${escapeAttribute(resizer)}" defer></script>`,
   ].join('\n');
 
   const attributes = Object.entries(settings).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
