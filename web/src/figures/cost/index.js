@@ -158,11 +158,17 @@ export function mount(element, { lab, state }) {
     };
     for (const [name, value] of Object.entries(values)) {
       if (value > LARGEST) {
-        throw Object.assign(new Error(`${name === 'd' ? 'd_model' : name} = ${fields[name].input.value.trim()} is more than this calculator takes (at most ${formatCount(LARGEST)})`), { field: name });
+        throw Object.assign(new Error(`${name === 'd' ? 'd_model' : name} = ${quoted(fields[name].input.value.trim())} is more than this calculator takes (at most ${formatCount(LARGEST)})`), { field: name });
       }
     }
     return { n: values.n, m: values.m, dModel: values.d, heads: values.h, bytesPerNumber: Number(bytesPicker.value) };
   }
+
+  // A message quotes what was typed, but only its start: 500 pasted digits must not become a
+  // 3,600 px line.
+  const MAX_QUOTED = 24;
+  const quoted = (text) => (text.length > MAX_QUOTED
+    ? `${text.slice(0, MAX_QUOTED)}\u2026 (${formatCount(text.length)} characters)` : text);
 
   let shownOnce = false;
   function evaluate() {
@@ -176,7 +182,7 @@ export function mount(element, { lab, state }) {
       const name = error.field ?? fieldFor(error.message);
       const typed = fields[name].input.value.trim();
       // The core sees an empty or unreadable field as NaN; say what was actually typed.
-      const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${typed}\u201d`);
+      const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${quoted(typed)}\u201d`);
       fields[name].showError(message);
       // Never leave the numbers of other inputs on screen as if they answered these.
       for (const readout of readouts) {
