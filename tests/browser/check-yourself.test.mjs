@@ -145,3 +145,20 @@ test('the questions fit a 375 px phone screen and work by keyboard', async () =>
   assert.match(await item.getByRole('status').innerText(), /^Right\./);
   assert.deepEqual(problems, []);
 });
+
+test('an answer that is not a decimal number is called unreadable, not "no answer", and marked invalid', async () => {
+  const { page, problems } = await session.openPage();
+  const item = checkFigure(page).question(/shape of the weight matrix/);
+  for (const typed of ['abc', 'NaN', 'Infinity', '1e400', '½', '0x10', '<b>10</b>']) {
+    const feedback = await answer(item, { rows: typed, columns: '10' });
+    assert.match(feedback, /rows: not a number I can read/, `${typed}: ${feedback}`);
+    assert.equal(await item.getByLabel('rows', { exact: true }).getAttribute('aria-invalid'), 'true', typed);
+  }
+  // An empty field is still "no answer", and a readable one clears the mark.
+  let feedback = await answer(item, { rows: '', columns: '10' });
+  assert.match(feedback, /rows: no answer/);
+  feedback = await answer(item, { rows: '10', columns: '10' });
+  assert.match(feedback, /^Right\./);
+  assert.equal(await item.getByLabel('rows', { exact: true }).getAttribute('aria-invalid'), null);
+  assert.deepEqual(problems, []);
+});

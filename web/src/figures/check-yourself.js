@@ -8,7 +8,7 @@
 
 import { matrix, row } from '#attention-lab';
 import { formatFixed, formatSignificant } from '../lib/format/index.js';
-import { parseNumber } from '../lib/controls/number-field.js';
+import { isUnreadable, markUnreadable, parseNumber, UNREADABLE } from '../lib/controls/number-field.js';
 import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { GRADING_RULE, direction, grade } from '../lib/controls/grade.js';
 import './check-yourself.css'; // this figure's styles, bundled into styles.css
@@ -116,7 +116,9 @@ export function mount(element, { lab }) {
         return;
       }
       const guesses = inputs.map((input) => parseNumber(input.value));
-      const verdicts = guesses.map((guess, j) => grade(guess, truth[j], { exact: question.exact }));
+      const unreadable = inputs.map((input) => isUnreadable(input.value));
+      inputs.forEach((input, j) => markUnreadable(input, unreadable[j]));
+      const verdicts = guesses.map((guess, j) => (unreadable[j] ? 'unreadable' : grade(guess, truth[j], { exact: question.exact })));
       const all = verdicts.every((v) => v === 'right');
       const told = all || reveal;
       let summary = 'Right.';
@@ -128,13 +130,13 @@ export function mount(element, { lab }) {
       summaryLine.dataset.verdict = all ? 'right' : 'wrong';
       const details = htmlElement('ul', { class: 'check-yourself-verdicts' }, null, feedback);
       verdicts.forEach((verdict, j) => {
-        const word = { right: 'right', close: 'close', wrong: 'wrong', none: 'no answer' }[verdict];
+        const word = { right: 'right', close: 'close', wrong: 'wrong', none: 'no answer', unreadable: UNREADABLE }[verdict];
         const shown = question.exact ? formatSignificant(truth[j], 6) : fmt(truth[j]);
         const guess = guesses[j];
         const said = guess === null ? '' : `you said ${formatSignificant(guess, 6)}`;
         let text;
         if (told) text = `${question.fields[j]}: ${word} (${said ? `${said}, ` : ''}the core gets ${shown})`;
-        else if (verdict === 'right' || verdict === 'none') text = `${question.fields[j]}: ${word}${said ? ` (${said})` : ''}`;
+        else if (verdict === 'right' || verdict === 'none' || verdict === 'unreadable') text = `${question.fields[j]}: ${word}${said ? ` (${said})` : ''}`;
         else text = `${question.fields[j]}: ${word} (${said}: ${direction(guess, truth[j])})`;
         htmlElement('li', { class: `check-yourself-verdict-${verdict}` }, text, details);
       });

@@ -1,7 +1,7 @@
 // The right half of the "by hand" figure: the four steps as tabs, each with its working and a
 // predict-then-check form, and a running table of all four steps for the current query.
 
-import { parseNumber } from '../../lib/controls/number-field.js';
+import { isUnreadable, markUnreadable, parseNumber, UNREADABLE } from '../../lib/controls/number-field.js';
 import { scrollableWhenOverflowing } from '../../lib/dom/scroll-region.js';
 import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { GRADING_RULE, direction } from '../../lib/controls/grade.js';
@@ -104,7 +104,12 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
     if (!result) return;
     const truth = truthOf(result, index);
     const guesses = inputs.map((input) => parseNumber(input.value));
-    const verdicts = guesses.map((guess, j) => (guess === null ? 'none' : judge(guess, truth[j])));
+    const unreadable = inputs.map((input) => isUnreadable(input.value));
+    inputs.forEach((input, j) => markUnreadable(input, unreadable[j]));
+    const verdicts = guesses.map((guess, j) => {
+      if (unreadable[j]) return 'unreadable';
+      return guess === null ? 'none' : judge(guess, truth[j]);
+    });
     const earned = reveal || verdicts.every((v) => v === 'right');
     feedback.replaceChildren();
     verdicts.forEach((verdict, j) => {
@@ -112,7 +117,8 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
       const guess = guesses[j];
       const value = `the core gets ${fmt(truth[j])}`;
       let text;
-      if (verdict === 'none') text = earned ? `${label}: no guess; ${value}.` : `${label}: no guess yet.`;
+      if (verdict === 'unreadable') text = earned ? `${label}: ${UNREADABLE}; ${value}.` : `${label}: ${UNREADABLE}. Type a decimal number, such as 0.4.`;
+      else if (verdict === 'none') text = earned ? `${label}: no guess; ${value}.` : `${label}: no guess yet.`;
       else if (verdict === 'right') text = `${label}: Right: you said ${fmtComponent(guess)}, ${value}.`;
       else {
         const word = verdict === 'close' ? 'Close' : 'Wrong';
