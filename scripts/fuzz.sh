@@ -4,6 +4,8 @@
 # Starts from the seed corpus in tests/fuzz/corpus, keeps what it finds in build/fuzz/corpus,
 # and writes executions and coverage (libFuzzer's cov/ft counts) to build/fuzz/report.md.
 # A crash, a sanitizer report or a broken contract leaves build/fuzz/crash-* and fails.
+# FUZZ_SEED and FUZZ_RUNS fix the random seed and the number of inputs, so a run is repeatable:
+# CI uses them (a green commit stays green), while a long run without them keeps exploring.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -17,7 +19,8 @@ clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-reco
 
 set +e
 "$out/core_fuzz" "$out/corpus" tests/fuzz/corpus -max_total_time="$seconds" -max_len=4096 -timeout=20 \
-  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/" >"$out/fuzz.log" 2>&1
+  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$out/" \
+  ${FUZZ_SEED:+-seed="$FUZZ_SEED"} ${FUZZ_RUNS:+-runs="$FUZZ_RUNS"} >"$out/fuzz.log" 2>&1
 status=$?
 set -e
 

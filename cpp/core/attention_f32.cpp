@@ -57,12 +57,16 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
   kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, result.raw_scores.data(), m, false);
 
   // --- forward pass 2: scaled scores, Q Kᵀ / scale
-  result.scaled_scores = result.raw_scores * static_cast<float>(1.0 / scale);
+  // (1/scale clamped to float's range: a scale of 1e-300 with all-zero scores passes the bound
+  // check, and 0 · ∞ would be NaN.)
+  result.scaled_scores = result.raw_scores * static_cast<float>(std::fmin(1.0 / scale, FLT_MAX));
 
   // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ. A masked key
   // gets −∞, whose exponential is exactly 0. 1/τ is clamped to float's range: a τ so small that
   // it overflows makes the row one-hot either way.
-  const float inverse_temperature = static_cast<float>(std::fmin(1.0 / options.temperature, FLT_MAX));
+  // A τ so large that 1/τ rounds to 0 makes every row uniform either way, but 0 would turn a
+  // masked key's −∞ into 0·∞ = NaN, so 1/τ stays at least the smallest normal float.
+  const float inverse_temperature = static_cast<float>(std::fmax(std::fmin(1.0 / options.temperature, FLT_MAX), FLT_MIN));
   if (options.axis == SoftmaxAxis::Keys) {
     if (options.mask) {
       result.weights = options.mask->select(result.scaled_scores, -INFINITY);

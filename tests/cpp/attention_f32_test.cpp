@@ -113,6 +113,37 @@ TEST(AttentionF32, TinyTemperatureSharesTiesAndStaysFinite) {
   }
 }
 
+TEST(AttentionF32, HugeTemperatureWithAMaskIsUniformNotNaN) {
+  // Found by the fuzzer: τ = 1e60 made 1/τ round to 0 in float32, and a masked key's −∞ times 0
+  // is NaN. The row must be uniform over the keys the mask leaves.
+  for (const auto* set : float_sets()) {
+    AttentionOptions hot;
+    hot.temperature = 1e60;
+    hot.mask = Mask::Constant(1, 3, true);
+    (*hot.mask)(0, 1) = false;
+    const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
+                                         to_float(worked_values()), hot, *set);
+    EXPECT_FLOAT_EQ(r.weights(0, 0), 0.5f);
+    EXPECT_EQ(r.weights(0, 1), 0.0f);
+    EXPECT_FLOAT_EQ(r.weights(0, 2), 0.5f);
+    EXPECT_TRUE(r.output.allFinite());
+  }
+}
+
+TEST(AttentionF32, ATinyScaleWithZeroScoresIsNotNaN) {
+  // Found by the fuzzer: scale = 1e-300 passes the score bound when K is all zeros, and 1/scale
+  // overflowed float32 to ∞, so 0 · ∞ gave NaN scores.
+  for (const auto* set : float_sets()) {
+    AttentionOptions tiny;
+    tiny.scale = 1e-300;
+    const AttentionResultF r = attention(MatrixF(rows({{10}}).cast<float>()), MatrixF(rows({{0}, {0}}).cast<float>()),
+                                         MatrixF(rows({{1, 2}, {3, 4}}).cast<float>()), tiny, *set);
+    EXPECT_TRUE(r.scaled_scores.allFinite());
+    EXPECT_FLOAT_EQ(r.output(0, 0), 2.0f);
+    EXPECT_FLOAT_EQ(r.output(0, 1), 3.0f);
+  }
+}
+
 TEST(AttentionF32, RefusesWhatFloat64RefusesWithTheSameWords) {
   const std::vector<std::function<void(bool)>> calls = {
       [](bool f32) {
