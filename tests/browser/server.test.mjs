@@ -85,14 +85,15 @@ test('the browser gets the page compressed and it works', async () => {
   const context = await session.browser.newContext(DESKTOP);
   const page = await context.newPage();
   const encodings = new Map();
-  page.on('response', async (response) => {
+  // The headers are read asynchronously: keep each promise, so the check below waits for all.
+  page.on('response', (response) => {
     const name = new URL(response.url()).pathname.slice(1) || 'index.html';
-    encodings.set(name, (await response.allHeaders())['content-encoding']);
+    encodings.set(name, response.allHeaders().then((headers) => headers['content-encoding']));
   });
   await page.goto(session.url);
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
   for (const file of ['index.html', 'main.js', 'styles.css', 'attention_lab_web.mjs', 'attention_lab_web.wasm']) {
-    assert.equal(encodings.get(file), 'br', file);
+    assert.equal(await encodings.get(file), 'br', file);
   }
   assert.match(await page.locator('#figure-temperature').getByLabel('on key').innerText(), /cat/);
   await context.close();
