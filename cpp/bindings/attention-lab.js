@@ -674,21 +674,25 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     },
 
     /**
-     * The "why divide by √d_k" experiment: widths d_k = 2^1 … 2^maxLog2, `trials` random
+     * The "why divide by √d_k" experiment: widths d_k = 2^minLog2 … 2^maxLog2 (minLog2 = 1 by
+     * default), `trials` random
      * N(0,1) queries against `keys` keys each. Returns { widths, unscaled: { meanMax,
      * meanEntropy }, scaled: { meanMax, meanEntropy } }, arrays indexed like widths.
      */
     widthExperiment(setup) {
-      const o = readOptions('widthExperiment', setup, ['keys', 'maxLog2', 'trials', 'seed'], 'the setup', '{ keys: 10, trials: 2000 }');
+      const o = readOptions('widthExperiment', setup, ['keys', 'minLog2', 'maxLog2', 'trials', 'seed'], 'the setup', '{ keys: 10, trials: 2000 }');
       const keys = wholeNumber('keys m', given(o.keys, 10), 2, 4096);
       const maxLog2 = wholeNumber('maxLog2', given(o.maxLog2, 10), 1, 16);
+      // Each width has its own random stream: any range of widths gives the full run's numbers there.
+      const minLog2 = wholeNumber('minLog2', given(o.minLog2, 1), 1, maxLog2);
       const trials = wholeNumber('trials T', given(o.trials, 2000), 1, 1_000_000);
       const seed = wholeNumber('seed', given(o.seed, 1), 0, Number.MAX_SAFE_INTEGER);
       // Per width and trial: m normal draws for the scores and two softmax summaries of m entries.
-      budget('widthExperiment', () => `the work (maxLog2 · trials · 3 · keys = ${maxLog2} · ${trials} · 3 · ${keys})`,
-        maxLog2 * trials * 3 * keys, 'maxExperimentWork');
+      const widthCount = maxLog2 - minLog2 + 1;
+      budget('widthExperiment', () => `the work (widths · trials · 3 · keys = ${widthCount} · ${trials} · 3 · ${keys})`,
+        widthCount * trials * 3 * keys, 'maxExperimentWork');
       const [widths, maxUnscaled, entropyUnscaled, maxScaled, entropyScaled] =
-        run(() => core._al_width_experiment(keys, maxLog2, trials, seed));
+        run(() => core._al_width_experiment(keys, minLog2, maxLog2, trials, seed));
       return {
         widths: widths.data,
         unscaled: { meanMax: maxUnscaled.data, meanEntropy: entropyUnscaled.data },

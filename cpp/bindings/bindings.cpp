@@ -451,9 +451,9 @@ EMSCRIPTEN_KEEPALIVE int al_matmul(const double* a, int a_rows, int a_cols, cons
 
 // Five 1×k rows, one entry per width: the widths, then the mean largest weight and the mean
 // entropy unscaled, then the same two scaled.
-EMSCRIPTEN_KEEPALIVE int al_width_experiment(int keys, int max_log2, int trials, double seed) {
+EMSCRIPTEN_KEEPALIVE int al_width_experiment(int keys, int min_log2, int max_log2, int trials, double seed) {
   return guarded([&] {
-    const auto points = width_experiment({keys, max_log2, trials, static_cast<std::uint64_t>(seed)});
+    const auto points = width_experiment({keys, max_log2, trials, static_cast<std::uint64_t>(seed), min_log2});
     const auto series = [&](auto field) {
       Matrix row(1, static_cast<Eigen::Index>(points.size()));
       for (std::size_t i = 0; i < points.size(); ++i) row(0, static_cast<Eigen::Index>(i)) = field(points[i]);

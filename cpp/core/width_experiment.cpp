@@ -13,7 +13,8 @@ namespace attn {
 namespace {
 
 std::string describe(const WidthExperimentSetup& s) {
-  return "the width experiment (keys m = " + std::to_string(s.keys) + ", widths 2^1 … 2^" + std::to_string(s.max_log2) +
+  return "the width experiment (keys m = " + std::to_string(s.keys) + ", widths 2^" + std::to_string(s.min_log2) +
+         " … 2^" + std::to_string(s.max_log2) +
          ", trials T = " + std::to_string(s.trials) + ")";
 }
 
@@ -23,6 +24,10 @@ void check_setup(const WidthExperimentSetup& s) {
   }
   if (s.max_log2 < 1 || s.max_log2 > 16) {
     throw std::invalid_argument("max_log2 must be between 1 and 16, got " + std::to_string(s.max_log2));
+  }
+  if (s.min_log2 < 1 || s.min_log2 > s.max_log2) {
+    throw std::invalid_argument("min_log2 must be between 1 and max_log2 = " + std::to_string(s.max_log2) + ", got " +
+                                std::to_string(s.min_log2));
   }
   if (s.trials < 1 || s.trials > 1000000) {
     throw std::invalid_argument("trials T must be between 1 and 1000000, got " + std::to_string(s.trials));
@@ -39,23 +44,37 @@ void accumulate(WidthPoint& point, const RowVector& unscaled, double trials) {
   point.mean_entropy_scaled += scaled.entropy / trials;
 }
 
+int width_count(const WidthExperimentSetup& setup) { return setup.max_log2 - setup.min_log2 + 1; }
+
 std::vector<WidthPoint> empty_points(const WidthExperimentSetup& setup) {
-  std::vector<WidthPoint> points(setup.max_log2);
-  for (int k = 1; k <= setup.max_log2; ++k) points[k - 1].width = 1 << k;
+  std::vector<WidthPoint> points(static_cast<std::size_t>(width_count(setup)));
+  for (int k = setup.min_log2; k <= setup.max_log2; ++k) points[static_cast<std::size_t>(k - setup.min_log2)].width = 1 << k;
   return points;
 }
 
+int log2_of(const WidthPoint& point) {
+  int k = 0;
+  while ((1 << k) < point.width) ++k;
+  return k;
+}
+
 }  // namespace
+
+std::uint64_t width_seed(std::uint64_t seed, int log2_width) {
+  // The width goes into the top byte: seeds below 2^56 (every seed a page can pass) and widths
+  // up to 2^16 never collide. splitmix64 in Random spreads the bits.
+  return seed ^ (static_cast<std::uint64_t>(log2_width) << 56);
+}
 
 std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
   check_setup(setup);
   // Per width and trial: m normal draws and one chi-square draw, then two softmax summaries over m.
   budget::experiment_work(describe(setup).c_str(),
-                          budget::product({setup.trials, setup.max_log2, budget::sum({budget::product({3, setup.keys}), 1})}));
-  Random random(setup.seed);
+                          budget::product({setup.trials, width_count(setup), budget::sum({budget::product({3, setup.keys}), 1})}));
   std::vector<WidthPoint> points = empty_points(setup);
   RowVector scores(setup.keys);
   for (WidthPoint& point : points) {
+    Random random(width_seed(setup.seed, log2_of(point)));
     for (int t = 0; t < setup.trials; ++t) {
       const double query_norm = std::sqrt(random.chi_square(point.width));
       for (int j = 0; j < setup.keys; ++j) scores(j) = query_norm * random.normal();
@@ -68,13 +87,13 @@ std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
 std::vector<WidthPoint> width_experiment_direct(const WidthExperimentSetup& setup) {
   check_setup(setup);
   // Per trial: (m + 1)·d_k normal draws at each width d_k = 2 … 2^L, then two softmax rows of m.
-  const std::int64_t widths_sum = (std::int64_t{1} << (setup.max_log2 + 1)) - 2;
+  const std::int64_t widths_sum = (std::int64_t{1} << (setup.max_log2 + 1)) - (std::int64_t{1} << setup.min_log2);
   budget::experiment_work(describe(setup).c_str(),
                           budget::product({setup.trials, budget::sum({budget::product({setup.keys + 1, widths_sum}),
-                                                                       budget::product({2, setup.keys, setup.max_log2})})}));
-  Random random(setup.seed);
+                                                                       budget::product({2, setup.keys, width_count(setup)})})}));
   std::vector<WidthPoint> points = empty_points(setup);
   for (WidthPoint& point : points) {
+    Random random(width_seed(setup.seed, log2_of(point)));
     Vector q(point.width);
     Matrix keys(setup.keys, point.width);
     for (int t = 0; t < setup.trials; ++t) {

@@ -17,10 +17,16 @@ struct WidthPoint {
 
 struct WidthExperimentSetup {
   int keys = 10;      // m
-  int max_log2 = 10;  // widths 2^1 … 2^max_log2
+  int max_log2 = 10;  // widths 2^min_log2 … 2^max_log2
   int trials = 2000;  // T random queries per width
   std::uint64_t seed = 1;
+  int min_log2 = 1;
 };
+
+// Each width draws from its own random stream, seeded from (seed, log2 of the width), so a
+// run over some of the widths gives exactly the numbers of the full run at those widths. The
+// page relies on that: it computes one width per slice of main-thread time.
+std::uint64_t width_seed(std::uint64_t seed, int log2_width);
 
 // Sampled exactly in O(m) per trial: for a fixed query q and independent N(0, I) keys, the
 // scores q·k_j are |q|·z_j with z_j independent N(0, 1), and |q|² is chi-square with d_k

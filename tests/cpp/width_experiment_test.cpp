@@ -66,6 +66,23 @@ TEST(WidthExperiment, SameSeedSameNumbers) {
   }
 }
 
+TEST(WidthExperiment, ARangeOfWidthsGivesTheFullRunsNumbersThere) {
+  // The page computes one width per slice of time; the pieces must be the full run, exactly.
+  const auto full = width_experiment({6, 8, 300, 7});
+  for (int k = 1; k <= 8; ++k) {
+    WidthExperimentSetup one{6, k, 300, 7, k};
+    const auto piece = width_experiment(one);
+    ASSERT_EQ(piece.size(), 1u);
+    EXPECT_EQ(piece[0].width, 1 << k);
+    EXPECT_EQ(piece[0].mean_largest_unscaled, full[k - 1].mean_largest_unscaled) << "d_k = " << (1 << k);
+    EXPECT_EQ(piece[0].mean_entropy_scaled, full[k - 1].mean_entropy_scaled) << "d_k = " << (1 << k);
+  }
+  const auto middle = width_experiment_direct({6, 5, 40, 7, 3});
+  const auto whole = width_experiment_direct({6, 5, 40, 7});
+  ASSERT_EQ(middle.size(), 3u);
+  EXPECT_EQ(middle[0].mean_largest_scaled, whole[2].mean_largest_scaled);
+}
+
 TEST(WidthExperiment, FastSamplingAgreesWithDrawingTheVectors) {
   // Different random streams, so the two agree within sampling error, not exactly.
   const WidthExperimentSetup setup{10, 7, 3000, 3};
@@ -94,6 +111,10 @@ TEST(WidthExperimentErrors, Setup) {
               HasSubstr("max_log2 must be between 1 and 16, got 0"));
   EXPECT_THAT(invalid_argument_message([] { width_experiment({10, 10, 0, 1}); }),
               HasSubstr("trials T must be between 1 and 1000000, got 0"));
+  EXPECT_THAT(invalid_argument_message([] { width_experiment({10, 4, 10, 1, 5}); }),
+              HasSubstr("min_log2 must be between 1 and max_log2 = 4, got 5"));
+  EXPECT_THAT(invalid_argument_message([] { width_experiment({10, 4, 10, 1, 0}); }),
+              HasSubstr("min_log2 must be between 1 and max_log2 = 4, got 0"));
 }
 
 }  // namespace

@@ -320,6 +320,7 @@ void fuzz_width_experiment(FuzzedDataProvider& in) {
     setup.trials = in.ConsumeIntegralInRange<int>(-1, 8);
   }
   setup.seed = in.ConsumeIntegral<std::uint64_t>();
+  setup.min_log2 = in.ConsumeBool() ? 1 : in.ConsumeIntegralInRange<int>(-1, 6);
   const auto points = in.ConsumeBool() ? width_experiment(setup) : width_experiment_direct(setup);
   for (const WidthPoint& p : points) {
     for (double v : {p.mean_largest_unscaled, p.mean_entropy_unscaled, p.mean_largest_scaled, p.mean_entropy_scaled}) {

@@ -128,6 +128,17 @@ describe('the lesson in numbers', () => {
     close(e.scaled.meanEntropy[5], 1.93, 0.02, 'scaled entropy at 64');
   });
 
+  test('the width experiment one width at a time gives the full run\'s numbers exactly (the page slices it)', () => {
+    const full = lab.widthExperiment({ keys: 12, maxLog2: 6, trials: 150, seed: 5 });
+    for (let k = 1; k <= 6; k++) {
+      const one = lab.widthExperiment({ keys: 12, minLog2: k, maxLog2: k, trials: 150, seed: 5 });
+      assert.deepEqual(Array.from(one.widths), [2 ** k]);
+      assert.equal(one.unscaled.meanMax[0], full.unscaled.meanMax[k - 1], `unscaled at ${2 ** k}`);
+      assert.equal(one.scaled.meanEntropy[0], full.scaled.meanEntropy[k - 1], `scaled entropy at ${2 ** k}`);
+    }
+    assert.throws(() => lab.widthExperiment({ keys: 12, minLog2: 7, maxLog2: 6 }), /minLog2 must be a whole number from 1 to 6, got 7/);
+  });
+
   test('softmax Jacobian of a row', () => {
     const J = lab.softmaxJacobian(matrix([[0.2, 0.3, 0.5]]));
     assert.deepEqual([J.rows, J.cols], [3, 3]);

@@ -138,7 +138,7 @@ describe('a work budget: refused before it starts, and big calls give their memo
 
   test('the width experiment of an hour is refused', () => {
     assert.throws(() => lab.widthExperiment({ keys: 4096, trials: 1e6, maxLog2: 16 }),
-      /^Error: widthExperiment: the work \(maxLog2 · trials · 3 · keys = 16 · 1000000 · 3 · 4096\) would be 196608000000, more than the limit of 100000000 \(lab\.limits\.maxExperimentWork\)$/);
+      /^Error: widthExperiment: the work \(widths · trials · 3 · keys = 16 · 1000000 · 3 · 4096\) would be 196608000000, more than the limit of 100000000 \(lab\.limits\.maxExperimentWork\)$/);
   });
 
   test('a big call gives its memory back: malloc\'d bytes return to their size', () => {

@@ -7,7 +7,8 @@ import { debounce } from './lib/state/debounce.js';
 import { createStore } from './lib/state/store.js';
 import { scrollableWhenOverflowing } from './lib/dom/scroll-region.js';
 import { applyPresentation, readPresentation } from './lib/state/presentation.js';
-import { mountFigure, noticeBoard } from './mount-figure.js';
+import { mountFigure, noticeBoard, showStarting } from './mount-figure.js';
+import { mountInTurn } from './mount-queue.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick
 
@@ -62,13 +63,16 @@ function rescrollToHash() {
 async function start() {
   const links = { embedBase: new URL('./', location.href), pageUrl: presentation.page ?? undefined };
   const figures = [...document.querySelectorAll('[data-figure]')];
-  // Figures are independent: one failing leaves the others working.
-  await Promise.all(figures.map((figure) => mountFigure(figure, figure.dataset.figure, {
+  for (const figure of figures) showStarting(figure);
+  // Figures are independent: one failing leaves the others working. They mount one per task,
+  // the one in view first, so the first screen is usable at once on a slow machine.
+  await mountInTurn(figures, (figure) => mountFigure(figure, figure.dataset.figure, {
     lab: labReady, state, links, notice: showNotice,
-  })));
+  }));
   rescrollToHash();
   // A hook for tests and screenshots: every figure has had its chance to mount.
   document.documentElement.dataset.labReady = 'true';
+  performance.mark('attention-lab:all-mounted');
 }
 
 start();

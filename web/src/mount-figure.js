@@ -80,6 +80,11 @@ function showStartFailure(figure, error, links) {
   }
 }
 
+/** The polite status a figure shows until it is drawn (the page sets it on every figure at once). */
+export function showStarting(figure) {
+  setStatus(figure, 'Starting the WebAssembly core\u2026');
+}
+
 /**
  * Settings in the link that look like this figure's ("temperature.tua") but that it does not
  * have get one notice; anything else (a tracking parameter, another figure's name) is left alone.
@@ -133,7 +138,7 @@ export async function mountFigure(element, name, {
     element.appendChild(figure);
   }
 
-  setStatus(figure, 'Starting the WebAssembly core\u2026');
+  showStarting(figure);
   let api;
   try {
     api = await lab;
@@ -145,6 +150,8 @@ export async function mountFigure(element, name, {
   try {
     FIGURES[name].mount(figure, { lab: api, state });
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
+    // For the page benchmark (scripts/bench-page.mjs): when each figure became usable.
+    performance.mark('attention-lab:figure-mounted', { detail: name });
   } catch (error) {
     setStatus(figure, `This figure could not be drawn: ${error.message}`, true);
     console.error(error);

@@ -11,6 +11,7 @@ import { createPicker } from '../lib/controls/picker.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createSlider } from '../lib/controls/slider.js';
+import { yieldToBrowser } from '../lib/dom/yield.js';
 import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import './why-scale.css'; // this figure's styles, bundled into styles.css
@@ -203,15 +204,9 @@ export function mount(element, { lab, state }) {
   const problemB = createFigureProblem(partB);
 
   const fullResults = new Map(); // keys m → the experiment at FULL_TRIALS, computed once
-  let shown = null; // { keys, trials, result, flat }
+  let shown = null; // { keys, trials, result, flat, computing }
   let previewFrame = 0;
-
-  function runExperiment(keys, trials) {
-    if (fullResults.has(keys)) return { trials: FULL_TRIALS, result: fullResults.get(keys) };
-    const result = lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED });
-    if (trials === FULL_TRIALS) fullResults.set(keys, result);
-    return { trials, result };
-  }
+  let fullRun = 0; // number of the latest full run: a newer run (or a preview) ends an older one
 
   /** Reference row: every one of m keys weighted equally (its max and entropy, from the core). */
   function flatRow(keys) {
@@ -219,30 +214,72 @@ export function mount(element, { lab, state }) {
     return { max: stats.max[0], entropy: stats.entropy[0] };
   }
 
-  function compute(trials) {
+  function show(keys, trials, result, computing = false) {
+    shown = { keys, trials, result, flat: flatRow(keys), computing };
+    drawExperiment();
+    problemB.clear();
+  }
+
+  /** The cheap run (all widths in one call of a few milliseconds), shown while a drag moves. */
+  function preview(computing = false) {
     const keys = state.get('why-scale.keys');
     try {
-      const run = runExperiment(keys, trials);
-      shown = { keys, ...run, flat: flatRow(keys) };
-      drawExperiment();
-      problemB.clear();
+      show(keys, PREVIEW_TRIALS, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials: PREVIEW_TRIALS, seed: SEED }), computing);
+      return true;
     } catch (error) {
       problemB.show(error, 'run the experiment');
+      return false;
     }
+  }
+
+  /**
+   * The full run, one width per task: at 64 keys it is about 50 ms of work, which in one piece
+   * would hold up the slider. Each width has its own random stream in the core, so the pieces
+   * are exactly the full run. The preview stands in until the last piece is in.
+   */
+  async function computeFull() {
+    const keys = state.get('why-scale.keys');
+    const run = ++fullRun;
+    if (fullResults.has(keys)) {
+      show(keys, FULL_TRIALS, fullResults.get(keys));
+      return;
+    }
+    if (!preview(true)) return;
+    const pieces = [];
+    try {
+      for (let k = 1; k <= MAX_LOG2; k += 1) {
+        await yieldToBrowser();
+        if (run !== fullRun) return; // the reader moved on; a newer run takes over
+        pieces.push(lab.widthExperiment({ keys, minLog2: k, maxLog2: k, trials: FULL_TRIALS, seed: SEED }));
+      }
+    } catch (error) {
+      problemB.show(error, 'run the experiment');
+      return;
+    }
+    const joined = (pick) => Float64Array.from(pieces, (piece) => pick(piece)[0]);
+    const result = {
+      widths: joined((p) => p.widths),
+      unscaled: { meanMax: joined((p) => p.unscaled.meanMax), meanEntropy: joined((p) => p.unscaled.meanEntropy) },
+      scaled: { meanMax: joined((p) => p.scaled.meanMax), meanEntropy: joined((p) => p.scaled.meanEntropy) },
+    };
+    fullResults.set(keys, result);
+    show(keys, FULL_TRIALS, result);
   }
 
   function commit() {
     cancelAnimationFrame(previewFrame);
     previewFrame = 0;
     if (shown && shown.keys === state.get('why-scale.keys') && shown.trials === FULL_TRIALS) return;
-    compute(FULL_TRIALS);
+    if (shown?.computing && shown.keys === state.get('why-scale.keys')) return; // already on its way
+    computeFull();
   }
 
   function schedulePreview() {
     if (previewFrame) return;
     previewFrame = requestAnimationFrame(() => {
       previewFrame = 0;
-      compute(PREVIEW_TRIALS);
+      fullRun += 1; // a drag outdates any full run still in progress
+      preview();
     });
   }
 
@@ -286,12 +323,13 @@ export function mount(element, { lab, state }) {
     readFlat.output.textContent = `${formatWeight(flat.max)}, ${formatNats(flat.entropy)}`;
     readFlat.note.textContent = '(weight, entropy: the flattest a row can be)';
 
-    const preview = trials < FULL_TRIALS;
-    trialsNote.textContent = preview
-      ? `Preview from T = ${trials} random queries per width while the slider moves; let go for T = ${FULL_TRIALS}.`
-      : `Averages over T = ${trials} random queries per width, each against ${keys} random keys, ` +
-        `all entries drawn from N(0, 1) with seed ${SEED}.`;
-    trialsNote.classList.toggle('why-scale-preview', preview);
+    const isPreview = trials < FULL_TRIALS;
+    let note = `Averages over T = ${trials} random queries per width, each against ${keys} random keys, ` +
+      `all entries drawn from N(0, 1) with seed ${SEED}.`;
+    if (shown.computing) note = `Preview from T = ${trials} random queries per width; computing T = ${FULL_TRIALS}\u2026`;
+    else if (isPreview) note = `Preview from T = ${trials} random queries per width while the slider moves; let go for T = ${FULL_TRIALS}.`;
+    trialsNote.textContent = note;
+    trialsNote.classList.toggle('why-scale-preview', isPreview);
   }
 
   // Release of a drag (or a key press) commits the full run.
@@ -309,5 +347,5 @@ export function mount(element, { lab, state }) {
   });
 
   renderExamples();
-  compute(FULL_TRIALS);
+  computeFull();
 }

@@ -1,0 +1,256 @@
+#!/usr/bin/env node
+// The page's budgets (issue 9 item 5, issue 10 item 12), measured in headless Chromium on
+// 127.0.0.1 under the page's real CSP:
+//   - input → next frame on the temperature τ slider and on the head split stepping to h = 8
+//     (median and p95 over --events key presses each);
+//   - long tasks (over 50 ms) after load, while the reader works the τ, heads and width-experiment
+//     keys sliders;
+//   - the first figure usable, and every figure mounted, after navigation;
+//   - the main thread's blocking while the figures mount, at 1× and at a 6× slower CPU;
+//   - Lighthouse 12 performance scores, mobile and desktop (skip with --no-lighthouse).
+// A benchmark, not a test: nothing here fails on a number. It writes build/bench/page.json and
+// build/bench/page.md; scripts/bench.mjs folds them into docs/performance.md.
+// Usage: node scripts/bench-page.mjs [--events 500] [--no-lighthouse]   (after node scripts/build-web.mjs)
+
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { CHROMIUM_PATH, launchChromium } from './chromium.mjs';
+import { startServer } from './serve.mjs';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const WEB_ROOT = join(ROOT, 'build/web');
+const OUT = join(ROOT, 'build/bench');
+const args = process.argv.slice(2);
+const EVENTS = Number(args[args.indexOf('--events') + 1]) || 500;
+const LIGHTHOUSE = !args.includes('--no-lighthouse');
+const DESKTOP = { viewport: { width: 1280, height: 900 } };
+
+// Installed before the page's own scripts: frame latency per key press, long tasks, mounts.
+function instrument() {
+  const probe = { latencies: [], longTasks: [], mounts: [], ready: null };
+  window.benchProbe = probe;
+  // From the key press (its event time) to the first moment after the next frame was produced:
+  // a rAF callback runs just before the frame's style, layout and paint; a message posted
+  // from it is handled after them.
+  document.addEventListener('keydown', (event) => {
+    const pressed = event.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => probe.latencies.push(performance.now() - pressed);
+      channel.port2.postMessage(null);
+    });
+  }, true);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name === 'attention-lab:figure-mounted') probe.mounts.push({ name: entry.detail, at: entry.startTime });
+      if (entry.name === 'attention-lab:all-mounted') probe.ready = entry.startTime;
+    }
+  }).observe({ type: 'mark', buffered: true });
+}
+
+const quantile = (values, q) => {
+  if (!values.length) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+};
+const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
+
+async function openPage(browser, url, cpuSlowdown = 1) {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.addInitScript(instrument);
+  if (cpuSlowdown > 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+  }
+  await page.goto(url);
+  await page.waitForFunction(() => window.benchProbe.ready !== null, null, { timeout: 120000 });
+  return { page, context };
+}
+
+/** Navigation → first figure usable and → all mounted; long tasks up to then. */
+async function measureLoad(browser, url, cpuSlowdown) {
+  const { page, context } = await openPage(browser, url, cpuSlowdown);
+  await page.waitForTimeout(500); // let a late long task report itself
+  const probe = await page.evaluate(() => window.benchProbe);
+  await context.close();
+  const during = probe.longTasks.filter((task) => task.start <= probe.ready);
+  return {
+    cpuSlowdown,
+    firstFigureMs: round(probe.mounts[0]?.at ?? null),
+    firstFigure: probe.mounts[0]?.name ?? null,
+    allFiguresMs: round(probe.ready),
+    longTasksWhileMounting: during.length,
+    longestTaskWhileMountingMs: round(Math.max(0, ...during.map((t) => t.duration))),
+    // Total blocking time as Lighthouse counts it: the part of each long task past 50 ms.
+    blockingWhileMountingMs: round(during.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0)),
+  };
+}
+
+/** Presses `keys` in turn on the focused control, one frame each; returns latencies (ms). */
+async function pressAll(page, keys) {
+  const before = await page.evaluate(() => window.benchProbe.latencies.length);
+  for (const key of keys) {
+    const count = await page.evaluate(() => window.benchProbe.latencies.length);
+    await page.keyboard.press(key);
+    await page.waitForFunction((n) => window.benchProbe.latencies.length > n, count, { polling: 'raf' });
+  }
+  return page.evaluate((n) => window.benchProbe.latencies.slice(n), before);
+}
+
+function summary(latencies) {
+  return { events: latencies.length, medianMs: round(quantile(latencies, 0.5)), p95Ms: round(quantile(latencies, 0.95)) };
+}
+
+async function measureInput(browser, url) {
+  const { page, context } = await openPage(browser, url);
+  const loadedAt = await page.evaluate(() => window.benchProbe.ready);
+  // τ: back and forth over part of its range, so every press changes the figure.
+  const tau = page.locator('#figure-temperature').getByLabel('temperature \u03c4', { exact: true });
+  await tau.scrollIntoViewIfNeeded();
+  await tau.focus();
+  const half = Math.ceil(EVENTS / 20);
+  const tauKeys = [];
+  while (tauKeys.length < EVENTS) {
+    for (let i = 0; i < half; i++) tauKeys.push('ArrowRight');
+    for (let i = 0; i < half; i++) tauKeys.push('ArrowLeft');
+  }
+  const tauLatencies = await pressAll(page, tauKeys.slice(0, EVENTS));
+
+  // Heads: k = 2 (h = 4) ↔ k = 3 (h = 8); only the steps that land on h = 8 are kept.
+  const heads = page.locator('#figure-heads').getByLabel('heads h = 2^k', { exact: true });
+  await heads.scrollIntoViewIfNeeded();
+  await heads.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight'); // now k = 2
+  const toEight = [];
+  for (let i = 0; i < EVENTS; i++) {
+    const [up] = await pressAll(page, ['ArrowRight']);
+    toEight.push(up);
+    await pressAll(page, ['ArrowLeft']);
+  }
+
+  // The width experiment's keys slider, 2 → 64 → 2, each press a full run of T = 2000.
+  const keys = page.locator('#figure-why-scale').getByLabel('keys m', { exact: true });
+  await keys.scrollIntoViewIfNeeded();
+  await keys.focus();
+  await page.keyboard.press('Home');
+  const widthLatencies = await pressAll(page, [...Array(62).fill('ArrowRight'), ...Array(62).fill('ArrowLeft')]);
+  await page.waitForTimeout(500);
+  const probe = await page.evaluate(() => window.benchProbe);
+  await context.close();
+  const after = probe.longTasks.filter((task) => task.start > loadedAt);
+  return {
+    tau: summary(tauLatencies),
+    headsToEight: summary(toEight),
+    widthExperimentKeys: summary(widthLatencies),
+    longTasksAfterLoad: after.length,
+    longestTaskAfterLoadMs: round(Math.max(0, ...after.map((t) => t.duration))),
+  };
+}
+
+async function lighthouse(url, formFactor) {
+  const out = join(OUT, `lighthouse-${formFactor}.json`);
+  const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  const tmp = join(ROOT, 'build/tmp', `lighthouse-${process.pid}`);
+  mkdirSync(tmp, { recursive: true });
+  try {
+    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/lighthouse/cli/index.js'), url,
+      '--quiet', '--output=json', `--output-path=${out}`, '--only-categories=performance',
+      `--chrome-path=${CHROMIUM_PATH}`, `--chrome-flags=${flags.join(' ')}`,
+      ...(formFactor === 'desktop' ? ['--preset=desktop'] : [])],
+    { env: { ...process.env, TMPDIR: tmp }, maxBuffer: 64 * 1024 * 1024, timeout: 300000 });
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  const report = JSON.parse(readFileSync(out, 'utf8'));
+  const metric = (id) => report.audits[id]?.numericValue ?? null;
+  return {
+    formFactor,
+    score: Math.round(report.categories.performance.score * 100),
+    firstContentfulPaintMs: round(metric('first-contentful-paint'), 0),
+    largestContentfulPaintMs: round(metric('largest-contentful-paint'), 0),
+    totalBlockingTimeMs: round(metric('total-blocking-time'), 0),
+    cumulativeLayoutShift: round(metric('cumulative-layout-shift'), 3),
+    speedIndexMs: round(metric('speed-index'), 0),
+    textCompressionFlagged: (report.audits['uses-text-compression']?.score ?? 1) < 1,
+  };
+}
+
+function markdown(result) {
+  const budget = (value, limit) => (value === null ? 'not measured' : value <= limit ? 'met' : `missed by ${round(value - limit)} ms`);
+  const lines = [
+    '## The page (headless Chromium, 127.0.0.1, the page\'s CSP)',
+    '',
+    `Chromium ${result.chromium}, ${result.cpu}, load average ${result.loadAverage.join(' ')}, ${result.date}.`,
+    '',
+    '| measure | median | p95 | budget |',
+    '| --- | --- | --- | --- |',
+  ];
+  for (const [name, row] of [['τ slider: key press → next frame', result.input.tau],
+    ['head split to h = 8: key press → next frame', result.input.headsToEight],
+    ['width experiment keys slider: key press → next frame', result.input.widthExperimentKeys]]) {
+    lines.push(`| ${name} (${row.events} presses) | ${row.medianMs} ms | ${row.p95Ms} ms | ` +
+      `median ≤ 8 ms: ${budget(row.medianMs, 8)}; p95 ≤ 16 ms: ${budget(row.p95Ms, 16)} |`);
+  }
+  lines.push(`| long tasks (> 50 ms) after load, over all those presses | ${result.input.longTasksAfterLoad} | longest ${result.input.longestTaskAfterLoadMs} ms | none: ${result.input.longTasksAfterLoad === 0 ? 'met' : 'missed'} |`,
+    '', '| load | first figure usable | all figures mounted | long tasks while mounting | longest | blocking (TBT) | budget |',
+    '| --- | --- | --- | --- | --- | --- | --- |');
+  for (const row of result.load) {
+    lines.push(`| CPU ${row.cpuSlowdown}× | ${row.firstFigureMs} ms (${row.firstFigure}) | ${row.allFiguresMs} ms | ` +
+      `${row.longTasksWhileMounting} | ${row.longestTaskWhileMountingMs} ms | ${row.blockingWhileMountingMs} ms | ` +
+      `${row.cpuSlowdown === 1 ? `first figure ≤ 500 ms: ${budget(row.firstFigureMs, 500)}` : ''} |`);
+  }
+  if (result.lighthouse.length) {
+    lines.push('', '| Lighthouse 12.8.2 | score | FCP | LCP | TBT | CLS | compression flagged | budget |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const row of result.lighthouse) {
+      lines.push(`| ${row.formFactor} | ${row.score} | ${row.firstContentfulPaintMs} ms | ${row.largestContentfulPaintMs} ms | ` +
+        `${row.totalBlockingTimeMs} ms | ${row.cumulativeLayoutShift} | ${row.textCompressionFlagged ? 'yes' : 'no'} | ≥ 95: ${row.score >= 95 ? 'met' : `missed by ${95 - row.score}`} |`);
+    }
+  } else {
+    lines.push('', 'Lighthouse: not run (--no-lighthouse).');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+if (!existsSync(join(WEB_ROOT, 'index.html'))) {
+  console.error('bench-page: build/web has no index.html; run "node scripts/build-web.mjs" first');
+  process.exit(1);
+}
+mkdirSync(OUT, { recursive: true });
+const server = await startServer({ root: WEB_ROOT, port: 0, csp: true });
+const url = new URL('index.html', server.url).href;
+const chromium = await launchChromium();
+const chromiumVersion = chromium.browser.version();
+try {
+  const load = [];
+  for (const slowdown of [1, 6]) load.push(await measureLoad(chromium.browser, url, slowdown));
+  const input = await measureInput(chromium.browser, url);
+  await chromium.close();
+  const lighthouseRows = [];
+  if (LIGHTHOUSE) for (const formFactor of ['mobile', 'desktop']) lighthouseRows.push(await lighthouse(url, formFactor));
+  const result = {
+    date: new Date().toISOString(),
+    chromium: chromiumVersion,
+    cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`,
+    loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
+    events: EVENTS,
+    load, input, lighthouse: lighthouseRows,
+  };
+  writeFileSync(join(OUT, 'page.json'), `${JSON.stringify(result, null, 2)}\n`);
+  const text = markdown(result);
+  writeFileSync(join(OUT, 'page.md'), text);
+  console.log(text);
+} finally {
+  await chromium.close();
+  await server.close();
+}
