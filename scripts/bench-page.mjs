@@ -53,6 +53,12 @@ function instrument() {
       if (entry.name === 'attention-lab:all-mounted') probe.ready = entry.startTime;
     }
   }).observe({ type: 'mark', buffered: true });
+  probe.mountTimes = {};
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.name.startsWith('attention-lab:mount ')) probe.mountTimes[entry.name.slice(20)] = entry.duration;
+    }
+  }).observe({ type: 'measure', buffered: true });
 }
 
 const quantile = (values, q) => {
@@ -91,6 +97,8 @@ async function measureLoad(browser, url, cpuSlowdown) {
     longestTaskWhileMountingMs: round(Math.max(0, ...during.map((t) => t.duration))),
     // Total blocking time as Lighthouse counts it: the part of each long task past 50 ms.
     blockingWhileMountingMs: round(during.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0)),
+    slowestMounts: Object.entries(probe.mountTimes).sort((a, b) => b[1] - a[1]).slice(0, 4)
+      .map(([name, ms]) => `${name} ${round(ms)} ms`),
   };
 }
 
@@ -210,6 +218,7 @@ function markdown(result) {
       `${row.longTasksWhileMounting} | ${row.longestTaskWhileMountingMs} ms | ${row.blockingWhileMountingMs} ms | ` +
       `${row.cpuSlowdown === 1 ? `first figure ≤ 500 ms: ${budget(row.firstFigureMs, 500)}` : ''} |`);
   }
+  for (const row of result.load) lines.push('', `Slowest figure mounts at CPU ${row.cpuSlowdown}×: ${row.slowestMounts.join(', ')}.`);
   if (result.lighthouse.length) {
     lines.push('', '| Lighthouse 12.8.2 | score | FCP | LCP | TBT | CLS | compression flagged | budget |', '| --- | --- | --- | --- | --- | --- | --- | --- |');
     for (const row of result.lighthouse) {

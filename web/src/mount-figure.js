@@ -148,10 +148,13 @@ export async function mountFigure(element, name, {
     return figure;
   }
   try {
+    const started = performance.now();
     FIGURES[name].mount(figure, { lab: api, state });
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
-    // For the page benchmark (scripts/bench-page.mjs): when each figure became usable.
+    // For the page benchmark (scripts/bench-page.mjs): when each figure became usable, and
+    // how long its mount held the main thread.
     performance.mark('attention-lab:figure-mounted', { detail: name });
+    performance.measure(`attention-lab:mount ${name}`, { start: started });
   } catch (error) {
     setStatus(figure, `This figure could not be drawn: ${error.message}`, true);
     console.error(error);
