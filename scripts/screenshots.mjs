@@ -41,6 +41,12 @@ try {
       await page.goto(new URL(values.search, server.url).href);
       await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
       const path = join(values.out, `page-${name}-${colorScheme}.png`);
+      // Figures far from the viewport are skipped by content-visibility: auto until a reader
+      // scrolls near them; a full-page picture shows all of them, as a reader meets them.
+      // (Set through the CSSOM: the page's CSP refuses an injected style sheet.)
+      await page.evaluate(() => {
+        for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+      });
       await page.screenshot({ path, fullPage: true });
       console.log(`wrote ${path}`);
       await context.close();

@@ -75,6 +75,13 @@ export function useBrowser() {
     });
     await page.goto(new URL(search, session.url).href);
     await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+    // Figures off screen skip rendering (content-visibility: auto) until a reader nears them,
+    // and skipped content has no innerText or boxes. The tests read every figure wherever it
+    // is, so they render all of them, as a reader scrolling to each would see it;
+    // mount-order.test.mjs checks the skipping itself.
+    await page.evaluate(() => {
+      for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+    });
     return { page, context, problems };
   };
 

@@ -73,3 +73,20 @@ test('the width experiment answers the keys slider at once and fills in T = 2000
   await figure.getByText(/^Averages over T = 2000 .* 64 random keys/).waitFor();
   assert.deepEqual(problems, []);
 });
+
+test('figures far below are not rendered until the reader nears them, then draw as usual', async () => {
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.goto(new URL('index.html', session.url).href);
+  await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 30000 });
+  const last = page.locator('#figure-check-yourself');
+  assert.equal(await last.evaluate((figure) => getComputedStyle(figure).contentVisibility), 'auto');
+  // Skipped: mounted (its controls exist for keyboard and screen reader) but not laid out.
+  assert.ok(await last.locator('input, button').count() > 0, 'the far figure is mounted');
+  assert.equal(await last.evaluate((figure) => figure.innerText.length), 0, 'the far figure is not rendered yet');
+  await last.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#figure-check-yourself').innerText.length > 100);
+  const box = await last.boundingBox();
+  assert.ok(box.height > 200, `the figure drew at its own height (${box.height} px)`);
+  await context.close();
+});
