@@ -79,13 +79,24 @@ export function useBrowser() {
     // and skipped content has no innerText or boxes. The tests read every figure wherever it
     // is, so they render all of them, as a reader scrolling to each would see it;
     // mount-order.test.mjs checks the skipping itself.
-    await page.evaluate(() => {
-      for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
-    });
+    await renderAllFigures(page);
     return { page, context, problems };
   };
 
   return session;
+}
+
+/** Renders every figure of the page now (see openPage), as a reader scrolling to each would see it. */
+export async function renderAllFigures(page) {
+  await page.evaluate(() => {
+    for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+  });
+}
+
+/** Scrolls a figure into view, as a reader would, and waits until the browser has rendered it. */
+export async function scrollToFigure(page, selector) {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  await page.waitForFunction((s) => document.querySelector(s).innerText.trim().length > 0, selector);
 }
 
 /** Parses the number ending an accessible name such as "“cat” (1): 0.7340" or "…: 3.10e−7". */

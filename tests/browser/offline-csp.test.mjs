@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildDist } from '../../scripts/build-dist.mjs';
 import { startServer } from '../../scripts/serve.mjs';
-import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
+import { DESKTOP, WEB_ROOT, useBrowser, scrollToFigure } from './harness.mjs';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
   + "base-uri 'none'; form-action 'none'; object-src 'none'";
@@ -70,6 +70,7 @@ for (const [label, base] of [['build/web', () => session.url], ['dist', () => di
     assert.deepEqual(problems, []);
     // Every figure mounted and computed: no figure shows an error, and the core's numbers are there.
     assert.equal(await page.locator('.figure-error:visible, .figure-status-error:visible, .figure-status:visible').count(), 0);
+    await scrollToFigure(page, '#figure-temperature'); // a figure far off screen is rendered once a reader nears it
     assert.match(await page.locator('#figure-temperature').getByLabel('on key').innerText(), /cat/);
     await context.close();
   });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { startServer } from '../../scripts/serve.mjs';
-import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
+import { DESKTOP, WEB_ROOT, useBrowser, scrollToFigure } from './harness.mjs';
 
 const session = useBrowser();
 let plainDir = null;
@@ -95,6 +95,7 @@ test('the browser gets the page compressed and it works', async () => {
   for (const file of ['index.html', 'main.js', 'styles.css', 'attention_lab_web.mjs', 'attention_lab_web.wasm']) {
     assert.equal(await encodings.get(file), 'br', file);
   }
+  await scrollToFigure(page, '#figure-temperature'); // a figure far off screen is rendered once a reader nears it
   assert.match(await page.locator('#figure-temperature').getByLabel('on key').innerText(), /cat/);
   await context.close();
 });

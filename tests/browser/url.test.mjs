@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useBrowser } from './harness.mjs';
+import { useBrowser, renderAllFigures } from './harness.mjs';
 import {
   CLIPBOARD, controlSnapshot, copyLink, figureNames, nonDefault, noticesOf, schemasOf, valuesOf,
 } from './toolbar-helpers.mjs';
@@ -26,6 +26,7 @@ async function open(search) {
 async function reload(page, search) {
   await page.goto(new URL(search, session.url).href);
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+  await renderAllFigures(page);
 }
 
 function query(values, hash = '') {
