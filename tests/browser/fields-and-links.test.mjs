@@ -256,8 +256,8 @@ test('cost counts follow the same rule: a comma is a clear message (1,5 is not 1
   const n = figure.getByRole('textbox', { name: 'queries n', exact: true });
   const alert = figure.locator('.field-error:not([hidden])');
   const cases = [
-    ['1,5', /n = “1,5” is not a count as written: a comma is a decimal mark/],
-    ['1,000', /n = “1,000” is not a count as written/],
+    ['1,5', /n = “1,5” is not a whole number: a comma is a decimal mark/],
+    ['1,000', /n = “1,000” is not a whole number/],
     ['1 000', /n = “1 000” is written with thousands separators/],
     ['0x10', /n must be a whole number >= 1, got “0x10”/],
     ['1.5', /n must be a whole number >= 1, got 1.5/],

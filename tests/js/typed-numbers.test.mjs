@@ -24,7 +24,7 @@ test('a count refuses any comma (it would be a decimal mark) and any separator, 
   for (const text of ['1,5', '1,000', '1 000', '1,000,000']) {
     const { value, problem } = readCount(text);
     assert.ok(Number.isNaN(value), text);
-    assert.match(problem, /digits alone/, text);
+    assert.match(problem, /type 1000/, text);
   }
   assert.ok(Number.isNaN(parseCount('0o7')));
   assert.equal(readCount('').problem, '', 'an empty count is left to the core to name');

@@ -5,7 +5,7 @@
 // is typed, by the page's one rule for numbers (lib/controls/number-field.js: "1,5" is 1.5);
 // a clamp or an unreadable text is said beside the field, politely.
 
-import { SEPARATORS, UNREADABLE, markUnreadable, parseNumber, readNumber } from '../../lib/controls/number-field.js';
+import { SEPARATORS, UNREADABLE, markUnreadable, readNumber } from '../../lib/controls/number-field.js';
 import { htmlElement, svgElement, uniqueId } from '../../lib/dom/elements.js';
 import { formatFixed } from '../../lib/format/index.js';
 import { createArrow, createPlane, declutter } from './plane.js';
@@ -119,11 +119,14 @@ export function createVectorsPanel(parent, { state, onRelease }) {
 
   function renderFields() {
     for (const [stateKey, input] of Object.entries(fields)) {
-      const value = state.get(stateKey);
-      // Leave a field alone while its reader is typing a number that already says the same.
+      // Never rewrite what a reader is typing: a focused field is read when it is committed.
       // (getRootNode: the figure may live in a shadow root, where document.activeElement is the host.)
-      if (input.getRootNode().activeElement === input && parseNumber(input.value) === value) continue;
-      input.value = String(value);
+      if (input.getRootNode().activeElement === input) continue;
+      const shown = String(state.get(stateKey));
+      if (input.value !== shown) {
+        input.value = shown;
+        markUnreadable(input, false); // an unreadable text it replaces is gone
+      }
     }
   }
 
