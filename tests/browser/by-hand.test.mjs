@@ -84,6 +84,7 @@ test('typing q x = 4 into its field gives the same numbers as the preset', async
   const { page, problems } = await session.openPage({ search: UNCOVERED });
   const view = byHandFigure(page);
   await view.field('q x').fill('4');
+  await view.field('q x').press('Enter'); // a typed component is read when it is committed
   assertClose(await rowNumbers(view.row('weights')), [0.49, 0.03, 0.49], 0.005, 'weights');
   assertClose(await rowNumbers(view.row('output')), [0.73, 0.27], 0.005, 'output');
   // A value beyond the range is clamped when the field is left.
@@ -228,7 +229,9 @@ test('the additive score shown is what the core computes, and it changes with q'
   const seen = [];
   for (const q of [[1, 0], [4, 0], [0.5, 1.5]]) {
     await view.field('q x').fill(String(q[0]));
+    await view.field('q x').press('Enter');
     await view.field('q y').fill(String(q[1]));
+    await view.field('q y').press('Enter');
     const scores = nodeLab.additiveScores(matrix([q]), K, W, U, v);
     const weights = nodeLab.softmax(scores);
     const output = nodeLab.matmul(weights, V);

@@ -83,3 +83,39 @@ test('setMany stores several keys as one change: each listener once, one URL wri
   assert.equal(notices.length, 1);
   assert.throws(() => store.setMany([['nope', 1]]), /unknown key/);
 });
+
+test('a key repeated in the link is read from its first value, with a notice', () => {
+  const { store, notices } = storeWith('?tau=2&tau=99&tau=3&tau=4');
+  assert.equal(store.define('tau', TAU), 2);
+  assert.equal(notices.length, 1);
+  assert.match(notices[0], /tau 4 times \(2, 99, 3, …\); using the first, 2\./);
+});
+
+test('a figure\u2019s fit rule moves values that do not fit together: noticed from a link or an element, quiet from a control', () => {
+  // A toy rule: the picked item must be one of the first `count` items.
+  const rule = (values, { name }) => (values['toy.pick'] < values['toy.count'] ? [] : [{
+    key: 'toy.pick', value: values['toy.count'] - 1, reason: `${name('toy.pick')} = ${values['toy.pick']} is past ${name('toy.count')}`,
+  }]);
+  const schemas = {
+    'toy.count': { type: 'integer', min: 1, max: 8, default: 4 },
+    'toy.pick': { type: 'integer', min: 0, max: 7, default: 0 },
+  };
+  const notices = [];
+  const store = createStore({ search: '?toy.count=2&toy.pick=6', onNotice: (m) => notices.push(m), paramLabel: (p) => p.slice(4) });
+  store.constrain('toy', rule);
+  store.defineAll(schemas);
+  assert.equal(store.get('toy.pick'), 1);
+  assert.deepEqual(notices, ['The link asked for settings that do not fit together: pick = 6 is past count; using pick = 1, the nearest value that fits.']);
+
+  const seen = [];
+  store.subscribe(['toy.pick'], (value) => seen.push(value));
+  store.setMany([['toy.count', 8], ['toy.pick', 7]]);
+  assert.equal(store.get('toy.pick'), 7, 'values that fit are left alone');
+  store.set('toy.count', 3); // a control: the pick follows, without a notice
+  assert.equal(store.get('toy.pick'), 2);
+  assert.deepEqual(seen, [7, 2], 'a moved key\u2019s listeners run');
+  assert.equal(notices.length, 1);
+  store.setMany([['toy.pick', 5]], { origin: 'This element' });
+  assert.equal(store.get('toy.pick'), 2);
+  assert.match(notices[1], /^This element asked for settings that do not fit together: pick = 5 is past count/);
+});

@@ -3,8 +3,8 @@
 // figure's settings live (the page's URL, the embed's URL, the element's attributes), which
 // they express by the store they create, and in where the figure is shown. Everything else
 // happens here, so a figure behaves the same in all three: the name check, the markup, the
-// status line while the core starts, the error paragraph, the unknown-settings notice and the
-// toolbar.
+// status line while the core starts, the error paragraph, the settings' fit rule, the
+// unknown-settings notice and the toolbar.
 
 import { FIGURES } from './figures/index.js';
 import { addFigureToolbar } from './lib/share/toolbar.js';
@@ -148,6 +148,9 @@ export async function mountFigure(element, name, {
     return figure;
   }
   try {
+    // Settings that must fit together (a figure's resolveSettings, beside its SETTINGS) are
+    // resolved by the store whenever they are defined or changed, from whichever entry point.
+    state.constrain(name, FIGURES[name].resolveSettings);
     const started = performance.now();
     FIGURES[name].mount(figure, { lab: api, state });
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();

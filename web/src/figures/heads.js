@@ -70,9 +70,21 @@ function term(value, first) {
 /** The figure's settings, as the store, the links and the README's table know them. */
 export const SETTINGS = {
   'heads.k': { type: 'integer', min: 0, max: K_MAX, default: K_DEFAULT },
-  // The head drawn large on the right (0-based); past the last head of the split it shows the last.
+  // The head drawn large on the right (0-based), one of the 2^k heads (resolveSettings).
   'heads.head': { type: 'integer', min: 0, max: H_MAX - 1, default: 0 },
 };
+
+/** The settings' fit (lib/state/store.js, constrain): the picked head is one of the 2^k heads of the split. */
+export function resolveSettings(values, { name = (key) => key } = {}) {
+  const k = values['heads.k'];
+  const head = values['heads.head'];
+  const last = 2 ** k - 1;
+  if (head <= last) return [];
+  return [{
+    key: 'heads.head', value: last,
+    reason: `${name('heads.head')} = ${head} is past the last head at ${name('heads.k')} = ${k} (h = ${last + 1}, heads counted from 0)`,
+  }];
+}
 
 export function mount(element, { lab, state }) {
   const sentence = readToySentence(lab);

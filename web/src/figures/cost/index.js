@@ -7,41 +7,26 @@
 // as answers to these). The plot is growth.js's,
 // the table table-one.js's.
 
-import { createNumberField, parseCount } from '../../lib/controls/number-field.js';
+import { createNumberField, readCount } from '../../lib/controls/number-field.js';
 import { createPicker } from '../../lib/controls/picker.js';
 import { createReadout } from '../../lib/controls/readout.js';
 import { figureBody, htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { formatAmount, formatBytes, formatCount, formatSignificant } from '../../lib/format/index.js';
 import { createGrowthPlot } from './growth.js';
+import { BYTE_CHOICES, LARGEST, SETTINGS } from './settings.js';
 import { createTableOne } from './table-one.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 import './cost.css'; // this figure's styles, bundled into styles.css
 
-const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
-// h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
-const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: 'yes' };
-const BYTE_CHOICES = [
-  { value: '2', text: '2 (16-bit floats)' },
-  { value: '4', text: '4 (32-bit floats)' },
-  { value: '8', text: '8 (64-bit floats)' },
-];
+// The settings, and the rule that moves a link's h, d_model, n and m to ones that fit together.
+export { SETTINGS, resolveSettings } from './settings.js';
+
 const PRESETS = [
   { name: 'toy sentence', detail: 'n = 8, d = 16, h = 4', n: 8, d: 16, h: 4 },
   { name: 'ViT image', detail: 'n = 196, d = 768, h = 12', n: 196, d: 768, h: 12 },
   { name: 'pixels', detail: 'n = 224 \u00d7 224, d = 768, h = 12', n: 224 * 224, d: 768, h: 12 },
 ];
-/** The figure's settings: the last valid inputs, so a shared link always computes. */
-const whole = (fallback) => ({ type: 'integer', min: 1, max: LARGEST, default: fallback });
 const DASH = { initial: '\u2014' }; // shown until the first valid input
-
-export const SETTINGS = {
-  'cost.n': whole(DEFAULTS.n),
-  'cost.m': whole(DEFAULTS.m),
-  'cost.same': { type: 'enum', values: ['yes', 'no'], default: DEFAULTS.same },
-  'cost.d': whole(DEFAULTS.d),
-  'cost.h': whole(DEFAULTS.h),
-  'cost.bytes': { type: 'enum', values: BYTE_CHOICES.map((c) => c.value), default: DEFAULTS.bytes },
-};
 
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
@@ -149,17 +134,24 @@ export function mount(element, { lab, state }) {
     parameterBytes.output.textContent = formatBytes(c.parameterBytes);
   }
 
+  const FIELD_NAMES = { n: 'n', m: 'm', d: 'd_model', h: 'heads h' };
   function readSetup() {
-    const values = {
-      n: parseCount(fields.n.input.value),
-      m: sameBox.checked ? parseCount(fields.n.input.value) : parseCount(fields.m.input.value),
-      d: parseCount(fields.d.input.value),
-      h: parseCount(fields.h.input.value),
+    const counts = {
+      n: readCount(fields.n.input.value),
+      m: readCount((sameBox.checked ? fields.n : fields.m).input.value),
+      d: readCount(fields.d.input.value),
+      h: readCount(fields.h.input.value),
     };
-    for (const [name, value] of Object.entries(values)) {
+    const values = {};
+    for (const [name, { value, problem }] of Object.entries(counts)) {
+      const field = name === 'm' && sameBox.checked ? 'n' : name;
+      const typed = quoted(fields[field].input.value.trim());
+      // Commas and separators: the page's one rule for typed numbers (lib/controls/number-field.js).
+      if (problem) throw Object.assign(new Error(`${FIELD_NAMES[field]} = \u201c${typed}\u201d is ${problem}`), { field });
       if (value > LARGEST) {
-        throw Object.assign(new Error(`${name === 'd' ? 'd_model' : name} = ${quoted(fields[name].input.value.trim())} is more than this calculator takes (at most ${formatCount(LARGEST)})`), { field: name });
+        throw Object.assign(new Error(`${FIELD_NAMES[field]} = ${typed} is more than this calculator takes (at most ${formatCount(LARGEST)})`), { field });
       }
+      values[name] = value;
     }
     return { n: values.n, m: values.m, dModel: values.d, heads: values.h, bytesPerNumber: Number(bytesPicker.value) };
   }
@@ -204,14 +196,38 @@ export function mount(element, { lab, state }) {
       problem.show(error);
       return;
     }
-    // Only a valid set of inputs reaches the store, so a shared link always computes.
-    state.set('cost.n', setup.n);
-    if (!sameBox.checked) state.set('cost.m', setup.m);
-    state.set('cost.same', sameBox.checked ? 'yes' : 'no');
-    state.set('cost.d', setup.dModel);
-    state.set('cost.h', setup.heads);
-    state.set('cost.bytes', String(setup.bytesPerNumber));
+    // Only a valid set of inputs reaches the store, as one change, so a shared link always computes.
+    writing = true;
+    try {
+      state.setMany([
+        ['cost.n', setup.n],
+        ...(sameBox.checked ? [] : [['cost.m', setup.m]]),
+        ['cost.same', sameBox.checked ? 'yes' : 'no'],
+        ['cost.d', setup.dModel],
+        ['cost.h', setup.heads],
+        ['cost.bytes', String(setup.bytesPerNumber)],
+      ]);
+    } finally {
+      writing = false;
+    }
   }
+
+  // The fields from the store: at the start, and when an element's attributes change it.
+  let writing = false;
+  function fillFields() {
+    fields.n.input.value = String(state.get('cost.n'));
+    fields.m.input.value = String(state.get('cost.m'));
+    fields.d.input.value = String(state.get('cost.d'));
+    fields.h.input.value = String(state.get('cost.h'));
+    sameBox.checked = state.get('cost.same') === 'yes';
+    bytesPicker.set(state.get('cost.bytes'));
+    syncSame();
+  }
+  state.subscribe(Object.keys(SETTINGS), () => {
+    if (writing) return;
+    fillFields();
+    evaluate();
+  });
 
   function applyPreset(preset) {
     fields.n.input.value = String(preset.n);
@@ -224,12 +240,7 @@ export function mount(element, { lab, state }) {
     evaluate();
   }
 
-  fields.n.input.value = String(state.get('cost.n'));
-  fields.m.input.value = String(state.get('cost.m'));
-  fields.d.input.value = String(state.get('cost.d'));
-  fields.h.input.value = String(state.get('cost.h'));
-  sameBox.checked = state.get('cost.same') === 'yes';
-  syncSame();
+  fillFields();
   try {
     createTableOne(body, { lab });
   } catch (error) {

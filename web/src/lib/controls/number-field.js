@@ -4,21 +4,47 @@
 
 import { htmlElement, uniqueId } from '../dom/elements.js';
 
-// Decimal notation only: digits, one decimal point, an optional exponent. Number() alone would
-// also read "0x10" as 16, "0b11" and "0o7", and "Infinity".
+// One rule for every number a reader types on the page (predictions, answers, components,
+// counts), so the same text means the same thing in every field:
+//   - decimal notation only: digits, one decimal mark, an optional exponent ("1e-3"); Number()
+//     alone would also read "0x10" as 16, "0b11", "0o7" and "Infinity";
+//   - the decimal mark is a point or a comma: "1.5" and "1,5" are both one and a half;
+//   - a real minus sign (U+2212) reads as "-";
+//   - thousands separators are refused, not guessed at: "1,000,000", "1.000,5" or "1 000" get
+//     a message. (A single comma is always the decimal mark, so a count field, whose numbers
+//     are whole, refuses any comma: "1,000" there would otherwise be one.)
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const SPACE_BETWEEN_DIGITS = /\d[\s_'\u2009\u202f\u00a0]+\d/;
 
-/** Parses a typed number; accepts a decimal comma and a real minus sign. Null if unreadable. */
-export function parseNumber(text) {
-  const cleaned = String(text).trim().replace(',', '.').replace('\u2212', '-');
-  if (cleaned === '' || !DECIMAL.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
+// Why a text was refused, to follow "“…” is": said beside the field.
+export const SEPARATORS = 'written with thousands separators, which are not read here (type 1000, not 1,000 or 1\u00a0000)';
+export const COMMA_IN_COUNT = 'not a whole number: a comma is a decimal mark here (type 1000, not 1,000)';
+
+/**
+ * Reads a typed number by the page's one rule. Returns { value, problem }: value is the number
+ * (null when there is none), problem '' (readable), 'empty', 'separators' or 'unreadable'.
+ */
+export function readNumber(text) {
+  const cleaned = String(text).trim().replaceAll('\u2212', '-');
+  if (cleaned === '') return { value: null, problem: 'empty' };
+  if (SPACE_BETWEEN_DIGITS.test(cleaned) || (cleaned.match(/[.,]/g) ?? []).length > 1) {
+    return { value: null, problem: 'separators' };
+  }
+  const point = cleaned.replace(',', '.');
+  if (!DECIMAL.test(point)) return { value: null, problem: 'unreadable' };
+  const value = Number(point);
+  return Number.isFinite(value) ? { value, problem: '' } : { value: null, problem: 'unreadable' };
 }
 
-/** True when something was typed but it is not a finite decimal number ("abc", "1e400", "½"). */
+/** Parses a typed number (see readNumber); null if empty or unreadable. */
+export function parseNumber(text) {
+  return readNumber(text).value;
+}
+
+/** True when something was typed but it is not a finite decimal number ("abc", "1e400", "½", "1,000,000"). */
 export function isUnreadable(text) {
-  return String(text).trim() !== '' && parseNumber(text) === null;
+  const { problem } = readNumber(text);
+  return problem === 'unreadable' || problem === 'separators';
 }
 
 /** What a grader says of a field it cannot read, and the attribute that tells assistive tech. */
@@ -28,10 +54,22 @@ export function markUnreadable(input, unreadable) {
   else input.removeAttribute('aria-invalid');
 }
 
-/** A typed count: spaces, commas and underscores between digits are allowed; NaN if unreadable. */
+/**
+ * A typed count, by the same rule, except that a comma is refused (a count has no decimals).
+ * Returns { value, problem }: value NaN when unreadable (the core then names the field),
+ * problem '' or a message to show (SEPARATORS, COMMA_IN_COUNT).
+ */
+export function readCount(text) {
+  const cleaned = String(text).trim();
+  const read = readNumber(cleaned);
+  if (read.problem === 'separators') return { value: Number.NaN, problem: SEPARATORS };
+  if (cleaned.includes(',')) return { value: Number.NaN, problem: COMMA_IN_COUNT };
+  return { value: read.value ?? Number.NaN, problem: '' };
+}
+
+/** A typed count as a number; NaN if it is not one (see readCount). */
 export function parseCount(text) {
-  const cleaned = String(text).replace(/[\s,_\u2009\u202f]/g, '');
-  return cleaned === '' || !DECIMAL.test(cleaned) ? Number.NaN : Number(cleaned);
+  return readCount(text).value;
 }
 
 /**

@@ -8,7 +8,7 @@ export function prefixedSearch(figureName, pairs) {
   const params = new URLSearchParams();
   for (const [name, value] of pairs) {
     if (name === 'figure' || name === 'name') continue;
-    params.set(`${figureName}.${name}`, value);
+    params.append(`${figureName}.${name}`, value); // a repeat stays: the store reads the first and says so
   }
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -4,6 +4,10 @@
 // against it (numbers clamped into range, unreadable values dropped), reads initial values
 // from the URL's query string and reports what it had to fix through `onNotice`, so that
 // a shared link never silently shows something other than what it asked for.
+// Settings that must fit together (the cost figure's h must divide d) are resolved by the
+// figure's own rule, registered with constrain(): after every change the rule may move a value
+// to the nearest one that fits, and a change that came from a link or an element is noticed.
+// A key repeated in the link (?tau=1&tau=2) is read from its first value, with a notice.
 // The store knows nothing about the DOM: URL reading and writing are injected hooks.
 
 /**
@@ -17,6 +21,12 @@
  *   (the embeds drop the figure prefix: "tau", not "temperature.tau")
  */
 const MAX_QUOTED = 40; // characters of a bad value quoted back in a notice
+const MAX_REPEATS_QUOTED = 3;
+// Who changes a value when a figure's own control does; its changes are shown by the figure
+// itself, so values resolved to fit them are not noticed.
+export const CONTROL = 'A control';
+
+const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
 
 export function createStore({
   search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
@@ -24,13 +34,12 @@ export function createStore({
   const schemas = new Map();
   const values = new Map();
   const listeners = new Map();
+  const constraints = new Map(); // figure prefix → resolve(values, { name }), see constrain()
   const initialParams = new URLSearchParams(search);
 
   function validate(key, schema, raw, origin, param = schema.param ?? key) {
     // A link can carry anything: quote at most a short piece of it (notices are plain text).
-    const rawText = String(raw);
-    const quoted = rawText.length > MAX_QUOTED ? `${rawText.slice(0, MAX_QUOTED)}\u2026` : rawText;
-    const shown = `${paramLabel(param)} = ${quoted}`;
+    const shown = `${paramLabel(param)} = ${clip(String(raw))}`;
     if (schema.type === 'enum') {
       if (schema.values.includes(raw)) return raw;
       onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
@@ -55,6 +64,41 @@ export function createStore({
       return schema.max;
     }
     return number;
+  }
+
+  // A key given twice or more is read from its first value, on the page and in the embeds alike.
+  function noticeRepeats(name) {
+    const all = initialParams.getAll(name);
+    if (all.length < 2) return;
+    const shown = all.slice(0, MAX_REPEATS_QUOTED).map((value) => clip(value)).join(', ');
+    const more = all.length > MAX_REPEATS_QUOTED ? ', \u2026' : '';
+    onNotice(`${askedBy} gives ${paramLabel(name)} ${all.length} times (${shown}${more}); using the first, ${clip(all[0])}.`);
+  }
+
+  /**
+   * Runs the rules of the figures whose keys are in `keys` and stores what they move; returns
+   * the moved keys. A move is noticed unless `origin` is a figure's own control.
+   */
+  function resolveFits(keys, origin) {
+    const moved = [];
+    const prefixes = new Set(keys.map((key) => key.split('.')[0]));
+    for (const prefix of prefixes) {
+      const resolve = constraints.get(prefix);
+      const own = store.keysOf(prefix);
+      if (!resolve || !own.length) continue;
+      const current = Object.fromEntries(own.map((key) => [key, values.get(key)]));
+      const name = (key) => paramLabel(schemas.get(key)?.param ?? key);
+      for (const { key, value, reason } of resolve(current, { name }) ?? []) {
+        const schema = schemas.get(key);
+        if (!schema || Object.is(value, values.get(key))) continue;
+        values.set(key, validate(key, schema, value, origin));
+        moved.push(key);
+        if (origin !== CONTROL) {
+          onNotice(`${origin} asked for settings that do not fit together: ${reason}; using ${name(key)} = ${values.get(key)}, the nearest value that fits.`);
+        }
+      }
+    }
+    return moved;
   }
 
   function writeUrl() {
@@ -87,14 +131,30 @@ export function createStore({
       schemas.set(key, schema);
       const name = [schema.param ?? key, ...(schema.aliases ?? [])].find((n) => initialParams.has(n));
       const fromUrl = schema.url !== false && name !== undefined;
+      if (fromUrl) noticeRepeats(name);
       const value = fromUrl ? validate(key, schema, initialParams.get(name), askedBy, name) : schema.default;
       values.set(key, value);
       return value;
     },
 
-    /** Declares every key of a figure's settings ({ key: schema }, see define), in order. */
+    /**
+     * Declares every key of a figure's settings ({ key: schema }, see define), in order, then
+     * resolves them with the figure's rule (see constrain), noticing what it moves.
+     */
     defineAll(settings) {
       for (const [key, schema] of Object.entries(settings)) store.define(key, schema);
+      resolveFits(Object.keys(settings), askedBy);
+    },
+
+    /**
+     * Registers the rule of settings that depend on each other, for the keys `${prefix}.…`.
+     * resolve(values, { name }) gets { key: value } of the prefix's keys and returns the moves
+     * that make them fit, [{ key, value, reason }] (none when they fit): reason says what did
+     * not fit, naming keys by name(key) (as the link spells them). It runs after defineAll and
+     * after every change of one of those keys; call it before they are defined.
+     */
+    constrain(prefix, resolve) {
+      if (typeof resolve === 'function') constraints.set(prefix, resolve);
     },
 
     get(key) {
@@ -106,15 +166,9 @@ export function createStore({
      * Validates and stores a value; listeners run only when it actually changed. `origin`
      * names who asked in a notice about a fixed value.
      */
-    set(key, raw, { origin = 'A control' } = {}) {
-      const schema = schemas.get(key);
-      if (!schema) throw new Error(`state: unknown key "${key}"`);
-      const value = validate(key, schema, raw, origin);
-      if (Object.is(value, values.get(key))) return value;
-      values.set(key, value);
-      notify(key, value);
-      if (schema.url !== false) writeUrl();
-      return value;
+    set(key, raw, { origin = CONTROL } = {}) {
+      store.setMany([[key, raw]], { origin });
+      return values.get(key);
     },
 
     /**
@@ -122,7 +176,7 @@ export function createStore({
      * the changed keys runs once (with the last changed key it listens to) and the URL is
      * written once. entries: [[key, value], …] or { key: value }. Returns the keys that changed.
      */
-    setMany(entries, { origin = 'A control' } = {}) {
+    setMany(entries, { origin = CONTROL } = {}) {
       const pairs = Array.isArray(entries) ? entries : Object.entries(entries);
       const changed = new Map(); // listener → [value, key] of the last change it hears of
       let urlChanged = false;
@@ -134,15 +188,19 @@ export function createStore({
         if (Object.is(value, values.get(key))) continue;
         values.set(key, value);
         changedKeys.push(key);
-        if (schema.url !== false) urlChanged = true;
+      }
+      // The figures' rules may move other keys so that the new values fit together.
+      const moved = resolveFits(changedKeys, origin);
+      for (const key of [...changedKeys, ...moved.filter((k) => !changedKeys.includes(k))]) {
+        if (schemas.get(key).url !== false) urlChanged = true;
         for (const listener of listeners.get(key) ?? []) {
           changed.delete(listener); // keep the order of the last change
-          changed.set(listener, [value, key]);
+          changed.set(listener, [values.get(key), key]);
         }
       }
       for (const [listener, [value, key]] of changed) listener(value, key);
       if (urlChanged) writeUrl();
-      return changedKeys;
+      return [...new Set([...changedKeys, ...moved])];
     },
 
     /** Calls listener(value, key) whenever one of the keys changes; returns an unsubscribe. */
