@@ -1,9 +1,8 @@
 // Long work on the main thread is cut into pieces with a yield between them, so the browser
 // can paint and answer input: no piece should take more than a few milliseconds.
 
-const channel = new MessageChannel();
+let channel = null; // made on first use: an open port would keep a node process (tests) alive
 const waiting = [];
-channel.port1.onmessage = () => waiting.shift()?.();
 
 /**
  * Resolves in a new task, after the browser has had its chance to handle input and paint.
@@ -11,6 +10,11 @@ channel.port1.onmessage = () => waiting.shift()?.();
  * rather than scheduler.yield(), whose continuation may run before a due frame is painted.
  */
 export function yieldToBrowser() {
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => waiting.shift()?.();
+    channel.port1.unref?.(); // node only: a pending yield alone does not keep the process running
+  }
   return new Promise((resolve) => {
     waiting.push(resolve);
     channel.port2.postMessage(null);
