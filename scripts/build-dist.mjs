@@ -54,7 +54,9 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     text.set(name, content);
   };
   for (const [name, bytes] of binary) rename(name, bytes);
-  const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1 : name.endsWith('.js') ? 2 : 3);
+  // A Worker's script is named in the bundles that start it, so it is hashed before them.
+  const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1 : name.endsWith('-worker.js') ? 2
+    : name.endsWith('.js') ? 3 : 4);
   for (const name of [...text.keys()].sort((a, b) => order(a) - order(b))) {
     refer(name);
     rename(name, text.get(name));

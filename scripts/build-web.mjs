@@ -2,6 +2,8 @@
 // Builds the static page and its embeds into build/web/:
 //   main.js (+ .map)          web/src/main.js bundled by esbuild (ES module, minified)
 //   embed.js (+ .map)         web/src/embed.js: one figure alone, for embed.html in an iframe
+//   measured-worker.js        web/src/figures/measured/worker.js: the Worker in which the
+//                             "measured in your browser" figure times the core (same origin)
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -235,7 +237,11 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   // The page and the iframe embed share the separately loaded glue and .wasm.
   const pageResult = await esbuild.build({
     ...common,
-    entryPoints: { main: join(ROOT, 'web/src/main.js'), embed: join(ROOT, 'web/src/embed.js') },
+    entryPoints: {
+      main: join(ROOT, 'web/src/main.js'),
+      embed: join(ROOT, 'web/src/embed.js'),
+      'measured-worker': join(ROOT, 'web/src/figures/measured/worker.js'),
+    },
     outdir: outDir,
     format: 'esm',
     splitting: false,

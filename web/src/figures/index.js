@@ -10,6 +10,7 @@ import * as heads from './heads.js';
 import * as learn from './learn/index.js';
 import * as lookup from './lookup.js';
 import * as map from './map.js';
+import * as measured from './measured/index.js';
 import * as mistakes from './mistakes.js';
 import * as roles from './roles.js';
 import * as temperature from './temperature.js';
@@ -24,6 +25,7 @@ export const FIGURES = {
   learn,
   heads,
   cost,
+  measured,
   map,
   roles,
   mistakes,

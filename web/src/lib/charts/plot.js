@@ -11,7 +11,7 @@ import { htmlElement, svgElement } from '../dom/elements.js';
 
 const WIDTH = 480;
 const HEIGHT = 280;
-const MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
+const DEFAULT_MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
 
 /** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]: the finest such step that gives at most `count` intervals. */
 export function linearTicks(low, high, count = 5) {
@@ -57,6 +57,7 @@ const SCALES = {
  *   y scale, the data's positive range widened to whole powers of ten
  * @param {(v: number) => string} [options.formatX]
  * @param {(v: number) => string} [options.formatY]  default on a log10 y scale: formatPowerOfTen
+ * @param {number} [options.marginLeft]  room for the y tick labels (default 56), e.g. wider ones with units ("100 µs")
  * @param {string} [options.exportName]  name in the figure's Export menu (default: label); every
  *   plot registers itself there as a picture and as its data series (see ../export/registry.js)
  */
@@ -67,6 +68,7 @@ export function createPlot(container, options) {
     formatY = yScale === 'log10' ? formatPowerOfTen : (v) => formatSignificant(v, 3),
   } = options;
   if (!SCALES[xScale] || !SCALES[yScale] || yScale === 'log2') throw new Error(`plot: unknown scale ${xScale}/${yScale}`);
+  const MARGIN = { ...DEFAULT_MARGIN, left: options.marginLeft ?? DEFAULT_MARGIN.left };
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
 

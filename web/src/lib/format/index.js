@@ -97,6 +97,20 @@ export function formatAmount(value) {
   return `${formatSignificant(value / factor, 3)}\u00a0${unit}`;
 }
 
+const DURATION_UNITS = [[1, 's'], [1e-3, 'ms'], [1e-6, '\u00b5s'], [1e-9, 'ns']];
+
+/**
+ * A measured time in seconds with `digits` significant digits (default 2, what a timing
+ * holds) in s, ms, µs or ns: 0.0034 → "3.4 ms", 2.5e-6 → "2.5 µs". Not finite or not
+ * positive: "—" (a timing is never 0 or negative).
+ */
+export function formatDuration(seconds, digits = 2) {
+  if (!Number.isFinite(seconds) || seconds <= 0) return NOT_FINITE;
+  const rounded = roundSignificant(seconds, digits); // 0.000999 → 0.001 reads "1 ms", not "1000 µs"
+  const [factor, unit] = DURATION_UNITS.find(([f]) => rounded >= f) ?? DURATION_UNITS[DURATION_UNITS.length - 1];
+  return `${formatSignificant(rounded / factor, digits)}\u00a0${unit}`;
+}
+
 /** Bytes in decimal units, as disk and memory sizes are usually quoted: 1.84 MB, 10.1 GB. */
 export function formatBytes(value) {
   if (!Number.isFinite(value)) return NOT_FINITE;
