@@ -302,6 +302,7 @@ const REGISTERED = {
     ...slices(2, (s) => [`raw scores ${QK} (head ${s} of 2)`, SCORES]),
   },
   cost: {}, // counts, not matrices
+  measured: {}, // its plots appear once a run has measured something; their data export with them
   map: {
     ...slices(4, (s) => [`scaled scores (head ${s} of 4, ${JOBS[s]})`, SCORES]),
     [`output of the layer (4 heads, concat \u00b7 ${WO})`]: OUTPUT,
