@@ -129,7 +129,7 @@ export function* measure(lab, { largest, d, precision, sliced = false, unitSecon
   yield { type: 'done', seconds: now() - started };
 }
 
-/** Times whole calls: the median of batches of calls (one call, when a call is long). */
+/** Times whole calls: the median of batches of calls (one call, when a call is long). Never without a sample. */
 function* timeWholeCalls(call) {
   let start = now();
   const bytes = resultBytes(call()); // the first call also warms the code up for this size
@@ -139,17 +139,21 @@ function* timeWholeCalls(call) {
   let spent = first;
   // A batch long enough for the clock (~0.1 ms grain, and coarser in some browsers): doubled
   // until it takes BATCH_SECONDS; these calls count as warm-up too.
+  // The batch that reaches it is the first sample.
   let batch = 1;
+  const samples = [];
   for (;;) {
     start = now();
     for (let k = 0; k < batch; k += 1) call();
     const elapsed = now() - start;
     spent += elapsed;
     yield { type: 'tick' };
-    if (elapsed >= BATCH_SECONDS) break;
+    if (elapsed >= BATCH_SECONDS) {
+      samples.push(elapsed / batch);
+      break;
+    }
     batch *= elapsed > 0 ? Math.min(8, Math.max(2, Math.ceil(BATCH_SECONDS / elapsed))) : 8;
   }
-  const samples = [];
   while ((samples.length < 3 && spent < 4 * POINT_SECONDS) || (spent < POINT_SECONDS && samples.length < MAX_BATCHES)) {
     start = now();
     for (let k = 0; k < batch; k += 1) call();

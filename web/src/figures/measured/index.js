@@ -22,7 +22,7 @@ import './measured.css'; // this figure's styles, bundled into styles.css
 
 const WIDTHS = ['16', '32', '64', '128'];
 const PRECISIONS = [
-  { value: 'float32', text: 'float32 (WebAssembly SIMD)' },
+  { value: 'float32', text: 'float32' },
   { value: 'float64', text: 'float64' },
 ];
 
@@ -52,7 +52,7 @@ export function mount(element, { lab, state }) {
     label, options, hint, value: state.get(key), onChange: (value) => state.set(key, value),
   });
   const widthPicker = picker('measured.d', 'width d', WIDTHS.map((v) => ({ value: v, text: v })), 'of queries, keys and values');
-  const precisionPicker = picker('measured.precision', 'precision', PRECISIONS, 'float32 is what models run in');
+  const precisionPicker = picker('measured.precision', 'precision', PRECISIONS, 'float32: WebAssembly SIMD, as models run');
   const largestPicker = picker('measured.nmax', 'largest n', LARGEST_CHOICES.map((n) => ({ value: String(n), text: formatCount(n) })),
     'the sizes double from n = 8');
   const pickers = [widthPicker, precisionPicker, largestPicker];
@@ -291,10 +291,15 @@ function createTable(parent) {
   wrap.setAttribute('aria-labelledby', captionId);
   const tableElement = htmlElement('table', { class: 'measured-table' }, null, wrap);
   htmlElement('caption', { id: captionId }, 'Each size as measured: the time of one call (median) and the memory of the matrices it made', tableElement);
+  for (const span of ['1', '2', '2']) htmlElement('colgroup', { span }, null, tableElement);
   const head = htmlElement('thead', {}, null, tableElement);
-  const headRow = htmlElement('tr', {}, null, head);
-  for (const text of ['n', 'direct: time', 'direct: memory', 'streaming: time', 'streaming: memory']) {
-    htmlElement('th', { scope: 'col' }, text, headRow);
+  const formRow = htmlElement('tr', {}, null, head);
+  htmlElement('th', { scope: 'col', rowspan: '2' }, 'n', formRow);
+  for (const form of FORMS) htmlElement('th', { scope: 'colgroup', colspan: '2', class: 'measured-form' }, form, formRow);
+  const quantityRow = htmlElement('tr', {}, null, head);
+  for (const form of FORMS) {
+    htmlElement('th', { scope: 'col', 'aria-label': `${form}: time` }, 'time', quantityRow);
+    htmlElement('th', { scope: 'col', 'aria-label': `${form}: memory` }, 'memory', quantityRow);
   }
   const rows = htmlElement('tbody', {}, null, tableElement);
   let cells = new Map(); // n → { direct: { time, memory }, streaming: { … } }
