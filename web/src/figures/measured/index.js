@@ -65,7 +65,7 @@ export function mount(element, { lab, state }) {
   const where = htmlElement('p', { class: 'measured-where' }, null, body);
 
   const charts = createMeasuredCharts(body);
-  const slopes = htmlElement('div', { class: 'readouts measured-slopes' }, null, body);
+  const slopes = htmlElement('div', { class: 'readouts measured-slopes', hidden: '' }, null, body);
   const slopeReadouts = Object.fromEntries(FORMS.map((form) => [form, createReadout(slopes, `slope of the largest sizes, ${form}`, { initial: DASH })]));
   const stops = htmlElement('ul', { class: 'measured-stops', 'aria-label': 'where each form stopped', hidden: '' }, null, body);
   const table = createTable(body);
@@ -87,7 +87,7 @@ export function mount(element, { lab, state }) {
     const sizes = sizesUpTo(largest);
     const directLimit = largestWithinBudget('direct', sizes, d, precision, lab.limits);
     const directText = directLimit === largest ? 'both forms at every size'
-      : `the direct form up to n = ${formatCount(directLimit)}, where its n\u00d7n scores reach the core\u2019s memory budget, and the streaming form on`;
+      : `the streaming form at every size, the direct form up to n = ${formatCount(directLimit)} (past it, its n\u00d7n scores would pass the core\u2019s memory budget)`;
     where.textContent = `Nothing is timed until you press Run. It times self-attention (m = n) at d = ${d} in ${precision}, `
       + `n = ${formatCount(sizes[0])}, ${formatCount(sizes[1])}, \u2026 ${formatCount(largest)}: ${directText}.`;
   }
@@ -218,6 +218,7 @@ export function mount(element, { lab, state }) {
   }
 
   function drawResults() {
+    slopes.hidden = !FORMS.some((form) => result.points[form].length >= 2);
     charts.draw(result);
     table.draw(result);
     for (const form of FORMS) {
@@ -257,6 +258,7 @@ export function mount(element, { lab, state }) {
     charts.clear();
     table.clear();
     stops.hidden = true;
+    slopes.hidden = true;
     progress.value = 0;
     status.textContent = '';
     for (const readout of Object.values(slopeReadouts)) {
