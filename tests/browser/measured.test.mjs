@@ -7,7 +7,8 @@
 // slices. Throughout, the main thread never has a task over 50 ms.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -17,6 +18,7 @@ import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
 import { elementsReady, openHost } from './host-page.mjs';
 
 const session = useBrowser();
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const LONG_TASK_MS = 50;
 const RUN_TIMEOUT = 60000;
 let distDir = null;
@@ -184,10 +186,18 @@ test('the settings round-trip through the URL; run=1 runs by itself in the ifram
     ['32', 'float64', '256']);
   assert.match(await reopened.where.innerText(), /at d = 32 in float64, n = 8, 16, … 256: both forms at every size/);
 
-  // The embed at a link that asks for the run, float64: it starts by itself.
-  const embed = await session.openPage({ search: 'embed.html?figure=measured&run=1&nmax=64&precision=float64' });
+  // The embed at a link that asks for the run, float64: it starts by itself. (axe is injected
+  // as an inline script, which the CSP would refuse: bypassed here; the dist run below has it.)
+  const embed = await session.openPage({
+    search: 'embed.html?figure=measured&run=1&nmax=64&precision=float64', contextOptions: { ...DESKTOP, colorScheme: 'dark', bypassCSP: true },
+  });
   const embedded = measuredFigure(embed.page);
   await finished(embedded);
+  await embed.page.addScriptTag({ content: axeSource });
+  const violations = await embed.page.evaluate(async () => (await window.axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+  })).violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`));
+  assert.deepEqual(violations, [], 'no axe violations once the plots, the table and the notes are drawn');
   assert.match(await embedded.where.innerText(), /^Timed in a Web Worker/);
   const rows = await readTable(embedded);
   near(rows.at(-1).streaming.bytes, 64 * 64 * 8, 'float64 output: 8 bytes a number');
