@@ -122,6 +122,7 @@ export function mount(element, { lab, state }) {
     table.reset(result);
     stops.replaceChildren();
     stops.hidden = true;
+    slopes.hidden = true;
     for (const readout of Object.values(slopeReadouts)) {
       readout.output.textContent = DASH;
       readout.note.textContent = '';
@@ -143,6 +144,10 @@ export function mount(element, { lab, state }) {
 
   function receive(measured, event) {
     if (measured !== result) return; // from a run that has been replaced
+    if (!body.isConnected) { // the figure left the page (an element renamed or removed): its run ends
+      stop();
+      return;
+    }
     switch (event.type) {
       case 'where':
         where.textContent = whereText(event);

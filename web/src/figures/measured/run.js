@@ -5,6 +5,7 @@
 // on, and which knows no address of its own to start a Worker from) on the main thread, in
 // slices of at most about 8 ms between which the browser handles input and draws.
 
+import { yieldToBrowser } from '../../lib/dom/yield.js';
 import { measure } from './bench.js';
 
 const WORKER_FILE = 'measured-worker.js';
@@ -30,28 +31,27 @@ function workerUrl() {
 function runHere(lab, options, onEvent) {
   const steps = measure(lab, { ...options, sliced: true, unitSeconds: UNIT_SECONDS });
   let stopped = false;
-  let timer = 0;
-  const slice = () => {
-    if (stopped) return;
-    const start = performance.now();
-    try {
-      while (performance.now() - start < SLICE_SECONDS * 1000) {
-        const { value, done } = steps.next();
-        if (done) return;
-        if (value.type !== 'tick') onEvent(value);
-        if (stopped) return; // an event may have stopped the run
+  (async () => {
+    await yieldToBrowser();
+    while (!stopped) {
+      const start = performance.now();
+      try {
+        while (performance.now() - start < SLICE_SECONDS * 1000) {
+          const { value, done } = steps.next();
+          if (done) return;
+          if (value.type !== 'tick') onEvent(value);
+          if (stopped) return; // an event may have stopped the run
+        }
+      } catch (error) {
+        onEvent({ type: 'error', message: error.message });
+        return;
       }
-    } catch (error) {
-      onEvent({ type: 'error', message: error.message });
-      return;
+      await yieldToBrowser(); // input and frames go between two slices
     }
-    timer = setTimeout(slice, 0);
-  };
-  timer = setTimeout(slice, 0);
+  })();
   return {
     stop() {
       stopped = true;
-      clearTimeout(timer);
       steps.return();
     },
   };
