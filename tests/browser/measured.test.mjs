@@ -73,7 +73,9 @@ async function readTable(view) {
  * Starts watching the page's main thread: the long tasks it reports (PerformanceObserver
  * 'longtask', by the wall clock) and, through Chromium's tracing, each task's own thread time.
  */
+let tracing = false;
 async function watchMainThread(page) {
+  if (tracing) await session.browser.stopTracing(); // left on by a test that failed half way
   await page.evaluate(() => {
     window.longTasks = [];
     new PerformanceObserver((list) => {
@@ -81,6 +83,7 @@ async function watchMainThread(page) {
     }).observe({ type: 'longtask' });
   });
   await session.browser.startTracing(page, { categories: ['toplevel'] });
+  tracing = true;
 }
 
 /**
@@ -91,6 +94,7 @@ async function watchMainThread(page) {
  */
 async function checkMainThread(t, page) {
   const trace = JSON.parse((await session.browser.stopTracing()).toString('utf8'));
+  tracing = false;
   const events = trace.traceEvents ?? trace;
   const mainThreads = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
     .map((e) => `${e.pid}:${e.tid}`));
@@ -159,13 +163,23 @@ test('Run times both forms in a Worker: points for each, times that grow with n,
   }
   const at = (n) => table.find((row) => row.n === n);
   for (const form of ['direct', 'streaming']) {
-    // n² work: a quarter of the size costs far less (16× in theory; overhead and noise leave a margin).
-    assert.ok(at(1024)[form].seconds > 3 * at(256)[form].seconds, `${form}: n = 1,024 against 256`);
-    assert.ok(at(256)[form].seconds > 2 * at(64)[form].seconds, `${form}: n = 256 against 64`);
+    // n² work: 16 times the size is 256 times the work; the small sizes are mostly overhead, and a
+    // busy machine makes single sizes noisy, so the margins are wide.
+    assert.ok(at(1024)[form].seconds > 8 * at(64)[form].seconds, `${form}: n = 1,024 against 64`);
+    assert.ok(at(256)[form].seconds > 2 * at(16)[form].seconds, `${form}: n = 256 against 16`);
   }
   assert.ok(at(1024).direct.bytes > 40 * at(1024).streaming.bytes, 'the n×m matrices dwarf the output');
+  // The slope readouts fit log t against log n over the three largest sizes: the table's own
+  // (rounded) times give the same within the rounding.
   const slopes = await view.figure.locator('.measured-slopes output').allInnerTexts();
-  for (const text of slopes) assert.ok(Number(text.replace('\u2212', '-')) > 1, `a measured slope of ${text}`);
+  ['direct', 'streaming'].forEach((form, i) => {
+    const last = table.slice(-3).map((row) => [Math.log(row.n), Math.log(row[form].seconds)]);
+    const mean = (k) => last.reduce((sum, p) => sum + p[k], 0) / last.length;
+    const fitted = last.reduce((sum, [x, y]) => sum + (x - mean(0)) * (y - mean(1)), 0)
+      / last.reduce((sum, [x]) => sum + (x - mean(0)) ** 2, 0);
+    const shown = Number(slopes[i].replace('\u2212', '-'));
+    assert.ok(Math.abs(shown - fitted) < 0.15, `${form}: slope ${slopes[i]} against ${fitted.toFixed(3)} from the table`);
+  });
   await checkMainThread(t, page);
   assert.deepEqual(problems, []);
 });
