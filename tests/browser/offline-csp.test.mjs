@@ -50,6 +50,11 @@ async function openSealed(url) {
   page.on('pageerror', (e) => problems.push(e.message));
   const response = await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
+  // Off-screen figures skip rendering (content-visibility: auto) and have no innerText: render
+  // them all, as harness.mjs does.
+  await page.evaluate(() => {
+    for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+  });
   const violations = await page.evaluate(() => window.__violations);
   return { context, page, blocked, problems, violations, policy: response.headers()['content-security-policy'] };
 }
