@@ -76,6 +76,8 @@ async function readTable(view) {
 let tracing = false;
 async function watchMainThread(page) {
   if (tracing) await session.browser.stopTracing(); // left on by a test that failed half way
+  // The page has just been told to render every figure (harness.mjs): let that frame pass first.
+  await page.evaluate(() => new Promise((resolve) => { requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(resolve, 100))); }));
   await page.evaluate(() => {
     window.longTasks = [];
     new PerformanceObserver((list) => {

@@ -22,7 +22,7 @@ import {
 const POINT_SECONDS = 0.2;
 /** A call at least this long is timed once: its first call is its measurement. */
 const LONG_CALL_SECONDS = 0.8;
-/** Short calls are timed in batches this long, well above the clock's ~0.1 ms grain. */
+/** Short calls are timed in batches this long (at least half of it), well above the clock's ~0.1 ms grain. */
 const BATCH_SECONDS = 0.002;
 const MAX_BATCHES = 200;
 /** Random numbers drawn between two pauses while the inputs are made. */
@@ -129,7 +129,12 @@ export function* measure(lab, { largest, d, precision, sliced = false, unitSecon
   yield { type: 'done', seconds: now() - started };
 }
 
-/** Times whole calls: the median of batches of calls (one call, when a call is long). Never without a sample. */
+/**
+ * Times whole calls: the median of batches of calls, each batch long enough for the clock (one
+ * call, when a call is long). Never 0: a batch too short to time is no sample, only a reason to
+ * make the next one longer (a busy machine can make one short batch look long and stop the
+ * growth early).
+ */
 function* timeWholeCalls(call) {
   let start = now();
   const bytes = resultBytes(call()); // the first call also warms the code up for this size
@@ -137,32 +142,23 @@ function* timeWholeCalls(call) {
   yield { type: 'tick' };
   if (first >= LONG_CALL_SECONDS) return { seconds: first, calls: 1, bytes, blocks: 1 };
   let spent = first;
-  // A batch long enough for the clock (~0.1 ms grain, and coarser in some browsers): doubled
-  // until it takes BATCH_SECONDS; these calls count as warm-up too.
-  // The batch that reaches it is the first sample.
+  let calls = 1;
   let batch = 1;
   const samples = [];
-  for (;;) {
+  while (samples.length < 3 ? spent < 4 * POINT_SECONDS : spent < POINT_SECONDS && samples.length < MAX_BATCHES) {
     start = now();
     for (let k = 0; k < batch; k += 1) call();
     const elapsed = now() - start;
     spent += elapsed;
+    calls += batch;
     yield { type: 'tick' };
-    if (elapsed >= BATCH_SECONDS) {
-      samples.push(elapsed / batch);
-      break;
-    }
-    batch *= elapsed > 0 ? Math.min(8, Math.max(2, Math.ceil(BATCH_SECONDS / elapsed))) : 8;
+    if (elapsed >= BATCH_SECONDS / 2) samples.push(elapsed / batch);
+    else batch *= elapsed > 0 ? Math.min(8, Math.ceil(BATCH_SECONDS / elapsed)) : 8;
   }
-  while ((samples.length < 3 && spent < 4 * POINT_SECONDS) || (spent < POINT_SECONDS && samples.length < MAX_BATCHES)) {
-    start = now();
-    for (let k = 0; k < batch; k += 1) call();
-    const elapsed = now() - start;
-    samples.push(elapsed / batch);
-    spent += elapsed;
-    yield { type: 'tick' };
-  }
-  return { seconds: median(samples), calls: samples.length * batch, bytes, blocks: 1 };
+  // Every batch too short for the clock (calls far below its grain, on a machine too busy to
+  // batch them up in time): the mean over all the calls made.
+  const seconds = samples.length ? median(samples) : spent / calls;
+  return { seconds, calls, bytes, blocks: 1 };
 }
 
 /**

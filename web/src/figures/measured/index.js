@@ -131,8 +131,9 @@ export function mount(element, { lab, state }) {
     progress.value = 0;
     status.textContent = 'Starting\u2026';
     setRunning(true);
-    const { d, precision, largest } = result;
-    run = startRun({ lab, options: { d, precision, largest }, onEvent: (event) => receive(result, event) });
+    const measured = result; // this run's record: events of a run replaced since are dropped
+    const { d, precision, largest } = measured;
+    run = startRun({ lab, options: { d, precision, largest }, onEvent: (event) => receive(measured, event) });
   }
 
   function stop(message) {
