@@ -18,6 +18,9 @@ test('the sizes double from 8; the direct form stops where its n×n scores pass 
   assert.equal(largestWithinBudget('direct', sizes, 64, 'float32', LIMITS), 4096, '4096² = 2^24 entries is the budget');
   assert.equal(largestWithinBudget('streaming', sizes, 64, 'float32', LIMITS), 16384, 'streaming never forms them');
   assert.equal(budgetStop('direct', 4096, 64, 'float32', LIMITS), null);
+  // In float64 the same matrices are twice as large: the figure's own memory budget stops them first.
+  assert.equal(largestWithinBudget('direct', sizes, 64, 'float64', LIMITS), 2048);
+  assert.match(budgetStop('direct', 4096, 64, 'float64', LIMITS), /more than this figure’s 250\sMB for one call/);
   assert.match(budgetStop('direct', 8192, 64, 'float32', LIMITS),
     /8\u2009192×8\u2009192 score matrix would hold 67\.1\u00a0M numbers \(268\u00a0MB in float32.*16\.8\u00a0M numbers for one matrix \(lab\.limits\.maxEntries\)/);
   assert.match(budgetStop('direct', 8192, 64, 'float64', LIMITS), /537\u00a0MB in float64/);

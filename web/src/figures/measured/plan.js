@@ -13,6 +13,12 @@ export const LARGEST_CHOICES = [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384
 export const FORMS = ['direct', 'streaming'];
 /** Bytes per number of each precision the JS API takes. */
 export const BYTES = { float32: 4, float64: 8 };
+/**
+ * The most memory one direct call may return to the page: its three n×n matrices and the
+ * output, as copies the page owns (the core held as much again while it ran). In float64 at
+ * n = 4,096 that would be about 400 MB returned and 800 MB in all, enough to end a phone's tab.
+ */
+export const PAGE_MEMORY_BUDGET_BYTES = 250e6;
 /** One call that takes longer than this ends its form: the next size would take about 4 times as long. */
 export const CALL_BUDGET_SECONDS = 2;
 
@@ -34,6 +40,12 @@ export function budgetStop(form, n, d, precision, limits) {
     return `its ${formatCount(n)}\u00d7${formatCount(n)} score matrix would hold ${formatAmount(n * n)} numbers `
       + `(${formatBytes(n * n * BYTES[precision])} in ${precision}, and it makes three such matrices), more than the core\u2019s `
       + `budget of ${formatAmount(limits.maxEntries)} numbers for one matrix (lab.limits.maxEntries)`;
+  }
+  const returned = (3 * n * n + n * d) * BYTES[precision];
+  if (form === 'direct' && returned > PAGE_MEMORY_BUDGET_BYTES) {
+    return `its three ${formatCount(n)}×${formatCount(n)} matrices would come back as ${formatBytes(returned)} `
+      + `in ${precision}, more than this figure’s ${formatBytes(PAGE_MEMORY_BUDGET_BYTES)} for one call `
+      + '(a phone’s tab could run out of memory)';
   }
   const work = n * n * 2 * d;
   if (work > limits.maxMultiplyAdds) {
