@@ -158,12 +158,17 @@ const PRECISIONS = Object.freeze({
 });
 const ELEMENT_TYPES = ['HEAPF64', 'HEAPF32']; // the core's ElementType, as heap views
 const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
+// The option names and choices of the hot calls, made once.
+const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis']);
+const AXES = Object.freeze(['keys', 'queries']);
+const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);
+const HEAD_SCALES = Object.freeze(['head', 'model']);
 
 /**
  * Reads a matrix argument once: { rows, cols, data, length, precision }, length being the
  * typed array's real length. Later code uses only this record, never the caller's object.
  */
-function readMatrix(name, value, float32 = false) {
+function readMatrix(name, value, float32 = false, into = undefined) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got ${describe(value)}`);
   }
@@ -182,12 +187,20 @@ function readMatrix(name, value, float32 = false) {
   const length = realLength.call(data);
   if (rows * cols > LIMITS.maxEntries) budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
   if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
-  return { rows, cols, data, length, precision, address: 0 };
+  if (into === undefined) return { rows, cols, data, length, precision, address: 0 };
+  into.rows = rows;
+  into.cols = cols;
+  into.data = data;
+  into.length = length;
+  into.precision = precision;
+  into.address = 0;
+  return into;
 }
 
 /** Options from a closed set: an unknown name is refused, naming the ones there are. */
+const NO_OPTIONS = Object.freeze({});
 function readOptions(fn, options, allowed, what = 'options', example = '{ tau: 2 }') {
-  if (options === undefined) return {};
+  if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new Error(`${fn}: ${what} must be an object such as ${example}, got ${describe(options)}`);
   }
@@ -237,9 +250,11 @@ function positiveRate(value) {
 const NO_MATRIX = { rows: 0, cols: 0, data: new Float64Array(0), length: 0, precision: PRECISIONS.Float64Array, address: 0 };
 
 // A mask is null (none), 'causal', or a matrix whose entries are exactly 0 (hidden) or 1.
+const NO_MASK = Object.freeze({ kind: 0, matrix: NO_MATRIX });
+const CAUSAL_MASK = Object.freeze({ kind: 1, matrix: NO_MATRIX });
 function readMask(value) {
-  if (value === null || value === undefined) return { kind: 0, matrix: NO_MATRIX };
-  if (value === 'causal') return { kind: 1, matrix: NO_MATRIX };
+  if (value === null || value === undefined) return NO_MASK;
+  if (value === 'causal') return CAUSAL_MASK;
   if (typeof value !== 'object') {
     throw new Error(`options.mask must be null, 'causal' or a matrix of 0 and 1, got ${describe(value)}`);
   }
@@ -293,24 +308,34 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     return utf8.decode(core.HEAPU8.subarray(start, start + core._al_error_length()));
   }
 
-  /** Copies the inputs into the reused input area, one after another; sets each one's address. */
-  function stage(...inputs) {
-    // Each input starts on an 8-byte boundary, so float64 data may follow float32 data.
-    const padded = (input) => Math.ceil((input.length * input.precision.bytes) / 8) * 8;
-    let bytes = 0;
-    for (const input of inputs) bytes += padded(input);
+  /**
+   * Copies the inputs (up to six; the rest undefined) into the reused input area, one after
+   * another, and sets each one's address. Fixed arguments rather than a list: this runs on
+   * every call, and makes no array.
+   */
+  function stage(a, b, c, d, e, f) {
+    const bytes = padded(a) + padded(b) + padded(c) + padded(d) + padded(e) + padded(f);
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
     let address = base;
-    for (const input of inputs) {
-      if (input.length === 0) continue;
-      address = Math.ceil(address / input.precision.bytes) * input.precision.bytes;
-      // Read the heap view afresh: reserving the area may have grown the memory.
-      const heap = core[input.precision.heap];
-      heap.set(input.data, address / input.precision.bytes);
-      input.address = address;
-      address += padded(input);
-    }
+    address = place(a, address);
+    address = place(b, address);
+    address = place(c, address);
+    address = place(d, address);
+    address = place(e, address);
+    place(f, address);
+  }
+  // Each input starts on an 8-byte boundary, so float64 data may follow float32 data.
+  function padded(input) {
+    return input === undefined ? 0 : Math.ceil((input.length * input.precision.bytes) / 8) * 8;
+  }
+  function place(input, address) {
+    if (input === undefined || input.length === 0) return address;
+    // Read the heap view afresh: reserving the area may have grown the memory.
+    const heap = core[input.precision.heap];
+    heap.set(input.data, address / input.precision.bytes);
+    input.address = address;
+    return address + padded(input);
   }
 
   /**
@@ -318,33 +343,68 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
    * core's message as an Error. The core's results are freed whatever happens.
    */
   function run(call) {
-    const stack = core.stackSave();
     let count;
     try {
       count = call();
     } catch (error) {
-      // Only a bug in the core can trap; put the stack back so the module stays usable.
-      core.stackRestore(stack);
-      core._al_release();
-      throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
+      trapped(error);
     }
     try {
-      if (count < 0) throw new Error(coreMessage());
-      const table = core._al_result_table() / 4;
-      const types = core.HEAPU32; // afresh: the call may have grown the memory
+      table = opened(count);
       const results = new Array(count);
-      for (let i = 0; i < count; i++) {
-        const entry = table + 4 * i;
-        const rows = types[entry + 1];
-        const cols = types[entry + 2];
-        const heap = core[ELEMENT_TYPES[types[entry + 3]]];
-        const start = types[entry] / heap.BYTES_PER_ELEMENT;
-        results[i] = { rows, cols, data: heap.slice(start, start + rows * cols) };
-      }
+      for (let i = 0; i < count; i++) results[i] = result(i);
       return results;
     } finally {
       core._al_release();
     }
+  }
+
+  // Where the stack pointer rests between calls: nothing is outstanding then.
+  const restingStack = core.stackSave();
+  // Only a bug in the core can trap; put the stack back so the module stays usable.
+  function trapped(error) {
+    core.stackRestore(restingStack);
+    core._al_release();
+    throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
+  }
+
+  // The last call's result table (an index into HEAPU32), and one result copied out of it.
+  let table = 0;
+  function opened(count) {
+    if (count < 0) throw new Error(coreMessage());
+    return core._al_result_table() / 4;
+  }
+  function result(i) {
+    const types = core.HEAPU32; // afresh: the call may have grown the memory
+    const entry = table + 4 * i;
+    const rows = types[entry + 1];
+    const cols = types[entry + 2];
+    const heap = core[ELEMENT_TYPES[types[entry + 3]]];
+    const start = types[entry] / heap.BYTES_PER_ELEMENT;
+    return { rows, cols, data: heap.slice(start, start + rows * cols) };
+  }
+
+  // The hot calls (attention, multi-head attention) without the closure and the list of run():
+  // finish(count) opens the table and hands back the count, or releases and throws the message;
+  // the caller copies its results out with result(i) and then calls core._al_release().
+  function finish(count) {
+    try {
+      table = opened(count);
+    } catch (error) {
+      core._al_release();
+      throw error;
+    }
+    return count;
+  }
+
+  // Records for the inputs of the hot calls, refilled on every call instead of made anew. A getter
+  // in an argument may call the API again: such a nested call makes records of its own.
+  let depth = 0;
+  const records = Array.from({ length: 6 }, () => ({ rows: 0, cols: 0, data: null, length: 0, precision: null, address: 0 }));
+  const pooled = (i) => (depth === 1 ? records[i] : undefined);
+  // The callers' arrays are not held past their call.
+  function forget() {
+    if (depth === 0) for (let i = 0; i < records.length; i++) records[i].data = null;
   }
 
   // A value object (cost, layer comparison) comes back as a fresh JS object; a failure as an
@@ -354,11 +414,12 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     return value;
   }
 
-  const attentionResult = (r, i) => ({ rawScores: r[i], scaledScores: r[i + 1], weights: r[i + 2], output: r[i + 3] });
-  function multiHeadResult(r, heads) {
+  // Both read the open result table; the caller releases it.
+  const attentionResult = (i) => ({ rawScores: result(i), scaledScores: result(i + 1), weights: result(i + 2), output: result(i + 3) });
+  function multiHeadResult(heads) {
     const list = new Array(heads);
-    for (let s = 0; s < heads; s++) list[s] = attentionResult(r, 4 * s);
-    return { heads: list, concat: r[4 * heads], output: r[4 * heads + 1] };
+    for (let s = 0; s < heads; s++) list[s] = attentionResult(4 * s);
+    return { heads: list, concat: result(4 * heads), output: result(4 * heads + 1) };
   }
 
   function multiHeadBudget(fn, xq, xkv, heads) {
@@ -499,23 +560,37 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
      * in float32 (WebAssembly SIMD, within 1e-5 of float64) and return Float32Arrays.
      */
     attention(Q, K, V, options) {
-      const o = readOptions('attention', options, ['tau', 'scale', 'mask', 'axis']);
-      const tau = temperature(o.tau);
-      const scale = scaleOption(o.scale);
-      const axis = choice('options.axis', o.axis, ['keys', 'queries'], 'keys');
-      const q = readMatrix('Q', Q, true);
-      const k = readMatrix('K', K, true);
-      const v = readMatrix('V', V, true);
-      const precision = onePrecision('attention', q, k, v);
-      const mask = readMask(o.mask);
-      entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
-      budget('attention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
-      stage(q, k, v, mask.matrix);
-      const m = mask.matrix;
-      const exported = precision === 'float32' ? core._al_attention_f32 : core._al_attention;
-      return attentionResult(run(() => exported(
-        q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
-        tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0)), 0);
+      depth++;
+      try {
+        const o = readOptions('attention', options, ATTENTION_OPTIONS);
+        const tau = temperature(o.tau);
+        const scale = scaleOption(o.scale);
+        const axis = choice('options.axis', o.axis, AXES, 'keys');
+        const q = readMatrix('Q', Q, true, pooled(0));
+        const k = readMatrix('K', K, true, pooled(1));
+        const v = readMatrix('V', V, true, pooled(2));
+        const precision = onePrecision('attention', q, k, v);
+        const mask = readMask(o.mask);
+        entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
+        budget('attention', 'the multiply-adds', q.rows * k.rows * (q.cols + v.cols), 'maxMultiplyAdds');
+        const m = mask.matrix;
+        stage(q, k, v, m);
+        const exported = precision === 'float32' ? core._al_attention_f32 : core._al_attention;
+        let count;
+        try {
+          count = exported(q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
+            tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0);
+        } catch (error) {
+          trapped(error);
+        }
+        finish(count);
+        const out = attentionResult(0);
+        core._al_release();
+        return out;
+      } finally {
+        depth--;
+        forget();
+      }
     },
 
     /**
@@ -569,23 +644,38 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
      * Returns { heads: [{ rawScores, scaledScores, weights, output }], concat, output }.
      */
     multiHead(X, WQ, WK, WV, WO, h, options) {
-      const o = readOptions('multiHead', options, ['tau', 'mask', 'scaleBy']);
-      const tau = temperature(o.tau);
-      const scaleBy = choice('options.scaleBy', o.scaleBy, ['head', 'model'], 'head');
-      const x = readMatrix('X', X);
-      const wq = readMatrix('W_Q', WQ);
-      const wk = readMatrix('W_K', WK);
-      const wv = readMatrix('W_V', WV);
-      const wo = readMatrix('W_O', WO);
-      const heads = dimension('heads h', h, 1);
-      const mask = readMask(o.mask);
-      multiHeadBudget('multiHead', x, x, heads);
-      stage(x, wq, wk, wv, wo, mask.matrix);
-      const m = mask.matrix;
-      return multiHeadResult(run(() => core._al_multi_head(
-        x.address, x.rows, x.cols, x.address, x.rows, x.cols, wq.address, wq.rows, wq.cols,
-        wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
-        heads, tau, mask.kind, m.address, m.rows, m.cols, scaleBy === 'model' ? 1 : 0)), heads);
+      depth++;
+      try {
+        const o = readOptions('multiHead', options, MULTI_HEAD_OPTIONS);
+        const tau = temperature(o.tau);
+        const scaleBy = choice('options.scaleBy', o.scaleBy, HEAD_SCALES, 'head');
+        const x = readMatrix('X', X, false, pooled(0));
+        const wq = readMatrix('W_Q', WQ, false, pooled(1));
+        const wk = readMatrix('W_K', WK, false, pooled(2));
+        const wv = readMatrix('W_V', WV, false, pooled(3));
+        const wo = readMatrix('W_O', WO, false, pooled(4));
+        const heads = dimension('heads h', h, 1);
+        const mask = readMask(o.mask);
+        multiHeadBudget('multiHead', x, x, heads);
+        const m = mask.matrix;
+        stage(x, wq, wk, wv, wo, m);
+        let count;
+        try {
+          count = core._al_multi_head(
+            x.address, x.rows, x.cols, x.address, x.rows, x.cols, wq.address, wq.rows, wq.cols,
+            wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
+            heads, tau, mask.kind, m.address, m.rows, m.cols, scaleBy === 'model' ? 1 : 0);
+        } catch (error) {
+          trapped(error);
+        }
+        finish(count);
+        const out = multiHeadResult(heads);
+        core._al_release();
+        return out;
+      } finally {
+        depth--;
+        forget();
+      }
     },
 
     /** Cross-attention: queries from Xq (n×d), keys and values from Xkv (m×d), h heads. Options: tau. */
@@ -601,10 +691,19 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       const heads = dimension('heads h', h, 1);
       multiHeadBudget('crossMultiHead', xq, xkv, heads);
       stage(xq, xkv, wq, wk, wv, wo);
-      return multiHeadResult(run(() => core._al_multi_head(
-        xq.address, xq.rows, xq.cols, xkv.address, xkv.rows, xkv.cols, wq.address, wq.rows, wq.cols,
-        wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
-        heads, tau, 0, 0, 0, 0, 0)), heads);
+      let count;
+      try {
+        count = core._al_multi_head(
+          xq.address, xq.rows, xq.cols, xkv.address, xkv.rows, xkv.cols, wq.address, wq.rows, wq.cols,
+          wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
+          heads, tau, 0, 0, 0, 0, 0);
+      } catch (error) {
+        trapped(error);
+      }
+      finish(count);
+      const out = multiHeadResult(heads);
+      core._al_release();
+      return out;
     },
 
     /** Additive (Bahdanau) scores e_ij = vᵀ tanh(W q_i + U k_j); v is a 1×d_a matrix. */

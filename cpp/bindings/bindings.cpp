@@ -7,7 +7,10 @@
 //   2. The function runs the core inside try/catch. Nothing is ever thrown across the boundary,
 //      neither a C++ exception nor a JavaScript one: on failure it keeps the message and returns
 //      kFailed; on success it keeps the result matrices and returns how many there are, listed
-//      in the result table as (address, rows, cols, element type).
+//      in the result table as (address, rows, cols, element type). The hot calls (attention,
+//      multi-head attention) of page size write their results straight into one static block
+//      reused by every call (the arena), so a good call allocates nothing; bigger calls and the
+//      other functions keep matrices of their own.
 //   3. JS copies each result out once into arrays it owns (or reads the message and throws an
 //      Error), then calls al_release(), which frees the results and gives back a big input area.
 // So no call leaves anything behind: no stack, no Embind handle, no heap.
@@ -56,22 +59,37 @@ constexpr std::size_t kKeptInputBytes = std::size_t{1} << 20;
 constexpr std::size_t kReservedMessage = 1024;
 constexpr std::size_t kReservedResults = 256;
 
+// One result of the last call, as the result table lists it. `checked`: the core guarantees
+// every entry finite (it refuses the call otherwise), so the boundary need not look again.
+struct Listed {
+  const void* data;
+  Eigen::Index rows, cols;
+  ElementType type;
+  const char* name;
+  bool checked;
+};
+
+// Results of a page-sized call are written straight into this block, reused by every call: a good
+// call then allocates nothing, and its results need no freeing. 64 KiB of float64 holds the toy
+// sentence's multi-head results at h = 8 several times over.
+constexpr Eigen::Index kArenaEntries = 8192;
+alignas(16) double arena[kArenaEntries];
+
 struct Boundary {
   Boundary() { reserve(); }
   void reserve() {
     error.reserve(kReservedMessage);
     table.reserve(4 * kReservedResults);
-    names.reserve(kReservedResults);
+    listed.reserve(kReservedResults);
     results.reserve(kReservedResults);
-    names_f32.reserve(kReservedResults);
     results_f32.reserve(kReservedResults);
   }
 
   std::string error;                  // message of the last failed call
-  std::vector<Matrix> results;        // results of the last call, until JS has copied them
-  std::vector<const char*> names;     // what each result is, for messages
-  std::vector<MatrixF> results_f32;   // the float32 results, listed after the float64 ones
-  std::vector<const char*> names_f32;
+  std::vector<Listed> listed;         // the results of the last call, in the order JS reads them
+  Eigen::Index arena_used = 0;        // entries of `arena` the last call's results hold
+  std::vector<Matrix> results;        // results that did not fit the arena, until JS has copied them
+  std::vector<MatrixF> results_f32;   // the float32 results
   std::vector<std::uint32_t> table;   // (address, rows, cols, type) per result
   void* input = nullptr;              // the input area, reused across calls
   std::size_t input_bytes = 0;
@@ -79,21 +97,43 @@ struct Boundary {
 };
 Boundary boundary;
 
+void list(const void* data, Eigen::Index rows, Eigen::Index cols, ElementType type, const char* name, bool checked) {
+  boundary.listed.push_back({data, rows, cols, type, name, checked});
+}
+
+// Moving a Matrix into the vector keeps its entries where they are, so the address stays good.
 void keep(Matrix&& m, const char* name) {
   boundary.results.push_back(std::move(m));
-  boundary.names.push_back(name);
+  const Matrix& kept = boundary.results.back();
+  list(kept.data(), kept.rows(), kept.cols(), kFloat64, name, false);
 }
 
 void keep_f32(MatrixF&& m, const char* name) {
   boundary.results_f32.push_back(std::move(m));
-  boundary.names_f32.push_back(name);
+  const MatrixF& kept = boundary.results_f32.back();
+  list(kept.data(), kept.rows(), kept.cols(), kFloat32, name, false);
+}
+
+// Room for `entries` float64 results in the arena, or nullptr when they do not fit.
+double* arena_room(std::int64_t entries) {
+  if (entries < 0 || entries > kArenaEntries - boundary.arena_used) return nullptr;
+  double* room = arena + boundary.arena_used;
+  boundary.arena_used += static_cast<Eigen::Index>(entries);
+  return room;
+}
+
+// Room for `entries` float64 results: the arena, or one heap block (shapes already checked).
+double* result_room(std::int64_t entries) {
+  if (double* room = arena_room(entries)) return room;
+  boundary.results.emplace_back(static_cast<Eigen::Index>(entries), 1);
+  return boundary.results.back().data();
 }
 
 void clear_results() {
-  boundary.results.clear();  // frees every result's entries
-  boundary.names.clear();
+  boundary.listed.clear();
+  boundary.arena_used = 0;
+  boundary.results.clear();  // frees every heap result's entries
   boundary.results_f32.clear();
-  boundary.names_f32.clear();
 }
 
 // The first non-finite entry of a result, as an error naming it.
@@ -104,6 +144,14 @@ void refuse_non_finite(const M& m, const char* name, const char* precision) {
   (!m.array().isFinite()).template cast<int>().maxCoeff(&i, &j);
   throw std::invalid_argument(std::string(name) + " overflows " + precision + ": entry (" + std::to_string(i) + ", " +
                               std::to_string(j) + ") is " + check::number(m(i, j)) + "; the inputs are too large");
+}
+
+void refuse_non_finite(const Listed& r) {
+  if (r.type == kFloat64) {
+    refuse_non_finite(Eigen::Map<const Matrix>(static_cast<const double*>(r.data), r.rows, r.cols), r.name, "float64");
+  } else {
+    refuse_non_finite(Eigen::Map<const MatrixF>(static_cast<const float*>(r.data), r.rows, r.cols), r.name, "float32");
+  }
 }
 
 // A row of values (a Vector, or any expression) kept as a 1×k result.
@@ -128,10 +176,29 @@ void keep_attention(AttentionResultF&& r) {
   keep_f32(std::move(r.output), "the output");
 }
 
-void keep_multi_head(MultiHeadResult&& r) {
-  for (AttentionResult& head : r.heads) keep_attention(std::move(head));
-  keep(std::move(r.concat), "the heads' outputs side by side");
-  keep(std::move(r.output), "the output concat · W_O");
+// Lists the four results attention_into wrote from `room` on (n×m three times, then n×dv).
+AttentionOut list_attention(double* room, Eigen::Index n, Eigen::Index m, Eigen::Index dv) {
+  const Eigen::Index scores = n * m;
+  list(room, n, m, kFloat64, "the raw scores Q Kᵀ", true);
+  list(room + scores, n, m, kFloat64, "the scaled scores", true);
+  list(room + 2 * scores, n, m, kFloat64, "the weights", true);
+  list(room + 3 * scores, n, dv, kFloat64, "the output", true);
+  return {Eigen::Map<Matrix>(room, n, m), Eigen::Map<Matrix>(room + scores, n, m),
+          Eigen::Map<Matrix>(room + 2 * scores, n, m), Eigen::Map<Matrix>(room + 3 * scores, n, dv)};
+}
+
+// Lists multi_head_into's results, in the order of MultiHeadLayout.
+void list_multi_head(const double* room, const MultiHeadLayout& layout) {
+  const Eigen::Index n = layout.n, m = layout.m, w = layout.width();
+  for (Eigen::Index s = 0; s < layout.heads; ++s) {
+    list(room, n, m, kFloat64, "the raw scores Q Kᵀ", true);
+    list(room + n * m, n, m, kFloat64, "the scaled scores", true);
+    list(room + 2 * n * m, n, m, kFloat64, "the weights", true);
+    list(room + 3 * n * m, n, w, kFloat64, "the output", true);
+    room += layout.head_entries();
+  }
+  list(room, n, layout.d, kFloat64, "the heads' outputs side by side", true);
+  list(room + n * layout.d, n, layout.d, kFloat64, "the output concat · W_O", true);
 }
 
 // Runs `body`, which keeps its results; returns their number, or kFailed with the message kept.
@@ -143,11 +210,8 @@ int guarded(Body&& body) {
     body();
     // No result shows Infinity or NaN: inputs whose arithmetic passes the float64 range
     // (entries near ±1e308) are refused here, whatever the core let through.
-    for (std::size_t r = 0; r < boundary.results.size(); ++r) {
-      refuse_non_finite(boundary.results[r], boundary.names[r], "float64");
-    }
-    for (std::size_t r = 0; r < boundary.results_f32.size(); ++r) {
-      refuse_non_finite(boundary.results_f32[r], boundary.names_f32[r], "float32");
+    for (const Listed& r : boundary.listed) {
+      if (!r.checked) refuse_non_finite(r);
     }
   } catch (const std::bad_alloc&) {
     // The JS edge refuses any call over the work budget, so this is a last resort only.
@@ -165,15 +229,13 @@ int guarded(Body&& body) {
     return kFailed;
   }
   boundary.table.clear();
-  const auto list = [](const auto& m, ElementType type) {
-    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(m.data())));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.rows()));
-    boundary.table.push_back(static_cast<std::uint32_t>(m.cols()));
-    boundary.table.push_back(type);
-  };
-  for (const Matrix& m : boundary.results) list(m, kFloat64);
-  for (const MatrixF& m : boundary.results_f32) list(m, kFloat32);
-  return static_cast<int>(boundary.results.size() + boundary.results_f32.size());
+  for (const Listed& r : boundary.listed) {
+    boundary.table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(r.data)));
+    boundary.table.push_back(static_cast<std::uint32_t>(r.rows));
+    boundary.table.push_back(static_cast<std::uint32_t>(r.cols));
+    boundary.table.push_back(r.type);
+  }
+  return static_cast<int>(boundary.listed.size());
 }
 
 // Mask kinds, as the JS layer sends them: 0 none, 1 causal, 2 the given 0/1 matrix.
@@ -253,13 +315,12 @@ EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
 // it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
   clear_results();
-  if (boundary.results.capacity() > kReservedResults || boundary.results_f32.capacity() > kReservedResults ||
-      boundary.error.capacity() > kReservedMessage) {
+  if (boundary.listed.capacity() > kReservedResults || boundary.results.capacity() > kReservedResults ||
+      boundary.results_f32.capacity() > kReservedResults || boundary.error.capacity() > kReservedMessage) {
+    std::vector<Listed>().swap(boundary.listed);
     std::vector<Matrix>().swap(boundary.results);
     std::vector<std::uint32_t>().swap(boundary.table);
-    std::vector<const char*>().swap(boundary.names);
     std::vector<MatrixF>().swap(boundary.results_f32);
-    std::vector<const char*>().swap(boundary.names_f32);
     std::string().swap(boundary.error);
     boundary.reserve();
   }
@@ -302,8 +363,15 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
     options.scale = scale;
     options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
     options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
-    keep_attention(attention(ConstMap(q, q_rows, q_cols), ConstMap(k, k_rows, k_cols), ConstMap(v, v_rows, v_cols),
-                             options));
+    const ConstMap Q(q, q_rows, q_cols), K(k, k_rows, k_cols), V(v, v_rows, v_cols);
+    // A page-sized call is written straight into the arena; a bigger one (whose shapes the core
+    // checks before it allocates anything) into matrices of its own.
+    const std::int64_t n = q_rows, m = k_rows, dv = v_cols;
+    if (double* room = arena_room(3 * n * m + n * dv)) {
+      attention_into(Q, K, V, options, list_attention(room, q_rows, k_rows, v_cols));
+    } else {
+      keep_attention(attention(Q, K, V, options));
+    }
   });
 }
 
@@ -374,12 +442,13 @@ EMSCRIPTEN_KEEPALIVE int al_multi_head(const double* xq, int xq_rows, int xq_col
     const ConstMap Xq(xq, xq_rows, xq_cols);
     const ConstMap WQ(wq, wq_rows, wq_cols), WK(wk, wk_rows, wk_cols), WV(wv, wv_rows, wv_cols),
         WO(wo, wo_rows, wo_cols);
-    // Self-attention passes X twice: the core's self form is the cross form with Xkv = X.
-    MultiHeadResult r = multi_head_attention(Xq, ConstMap(xkv, xkv_rows, xkv_cols), WQ, WK, WV, WO, heads, options);
-    // The core checks every input but W_O (issue 8, item 4, the core's to fix): a non-finite
-    // output from finite heads can only come from W_O, so it is named here meanwhile.
-    if (!r.output.allFinite()) check::all_finite("W_O", WO);
-    keep_multi_head(std::move(r));
+    const ConstMap Xkv(xkv, xkv_rows, xkv_cols);
+    // Self-attention passes X twice: the core's self form is the cross form with Xkv = X. The
+    // layout is checked (shapes, work budget) before any room is taken for it.
+    const MultiHeadLayout layout = multi_head_layout(Xq, Xkv, WQ, WK, WV, WO, heads, options);
+    double* room = result_room(layout.entries());
+    multi_head_into(Xq, Xkv, WQ, WK, WV, WO, heads, options, room);
+    list_multi_head(room, layout);
   });
 }
 

@@ -27,6 +27,16 @@ struct AttentionResult {
   Matrix output;         // n×dv weights · V
 };
 
+// Where attention_into writes its four results: any row-major storage of the right shapes (the
+// matrices of an AttentionResult, or a caller's buffer mapped as matrices).
+using MatrixOut = Eigen::Ref<Matrix>;
+struct AttentionOut {
+  MatrixOut raw_scores;     // n×m
+  MatrixOut scaled_scores;  // n×m
+  MatrixOut weights;        // n×m
+  MatrixOut output;         // n×dv
+};
+
 // Q Kᵀ for Q (n×dk) and K (m×dk).
 Matrix dot_scores(MatrixIn Q, MatrixIn K);
 
@@ -36,5 +46,20 @@ Mask causal_mask(std::int64_t n, std::int64_t m);
 
 // Q (n×dk), K (m×dk), V (m×dv); n ≠ m is cross-attention.
 AttentionResult attention(MatrixIn Q, MatrixIn K, MatrixIn V, const AttentionOptions& options = {});
+
+// The same, written into `out` (shapes n×m, n×m, n×m, n×dv) instead of new matrices: no
+// allocation on a good call without a mask. attention() is this over fresh matrices, so both give
+// the very same numbers. Every entry of a product is summed in the order of its inner index, the
+// same order natively and in WebAssembly.
+void attention_into(MatrixIn Q, MatrixIn K, MatrixIn V, const AttentionOptions& options, AttentionOut out);
+
+// The same with the mask given apart (nullptr: none), for callers that hold one mask for many
+// calls (the heads of multi-head attention).
+void attention_into(MatrixIn Q, MatrixIn K, MatrixIn V, const AttentionOptions& options, const Mask* mask,
+                    AttentionOut out);
+
+// C = A·B into C (A.rows()×B.cols()), each entry summed in the order of the inner index; no
+// checks (callers check shapes and finiteness).
+void multiply_into(MatrixIn A, MatrixIn B, MatrixOut C);
 
 }  // namespace attn

@@ -35,14 +35,15 @@ std::int64_t sum(std::initializer_list<std::int64_t> terms) {
 }
 
 void matrix(const char* name, std::int64_t rows, std::int64_t cols) {
-  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+  // The message's text is built only for a refusal: this check runs on every call.
+  const auto shape = [&] { return std::to_string(rows) + "x" + std::to_string(cols); };
   if (rows > limits::kMaxDimension || cols > limits::kMaxDimension) {
-    throw std::invalid_argument(std::string(name) + " is " + shape + "; a side may be at most " +
+    throw std::invalid_argument(std::string(name) + " is " + shape() + "; a side may be at most " +
                                 std::to_string(limits::kMaxDimension) + " (the work budget)");
   }
   const std::int64_t n = product({rows, cols});
   if (n > limits::kMaxEntries) {
-    throw std::invalid_argument(std::string(name) + " would be " + shape + " = " + count(n) +
+    throw std::invalid_argument(std::string(name) + " would be " + shape() + " = " + count(n) +
                                 " entries, past the limit of " + std::to_string(limits::kMaxEntries) +
                                 " (2^24) entries per matrix");
   }

@@ -1,5 +1,6 @@
 #include "check.hpp"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -22,7 +23,18 @@ void not_empty(const char* name, Eigen::Index rows, Eigen::Index cols) {
   }
 }
 
+bool finite(MatrixIn m) {
+  // |x| <= DBL_MAX is false for ±∞ and for NaN; and-ing the answers needs no early exit.
+  bool all = true;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    const double* row = m.data() + i * m.outerStride();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) all &= std::fabs(row[j]) <= DBL_MAX;
+  }
+  return all;
+}
+
 void all_finite(const char* name, MatrixIn m) {
+  if (finite(m)) return;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       if (!std::isfinite(m(i, j))) {
@@ -33,7 +45,12 @@ void all_finite(const char* name, MatrixIn m) {
   }
 }
 
+void finite_result(const char* what, MatrixIn m, const char* why) {
+  if (!finite(m)) finite_result(what, m, std::string(why));
+}
+
 void finite_result(const char* what, MatrixIn m, const std::string& why) {
+  if (finite(m)) return;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
       if (!std::isfinite(m(i, j))) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "budget.hpp"
 #include "check.hpp"
@@ -10,10 +11,10 @@
 namespace attn {
 namespace {
 
-// Both forms share this; the names say which argument a message blames (the self form has
+// Both forms share these; the names say which argument a message blames (the self form has
 // one X, the cross form two).
-MultiHeadResult multi_head(const char* xq_name, MatrixIn Xq, const char* xkv_name, MatrixIn Xkv, MatrixIn WQ,
-                           MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads, const MultiHeadOptions& options) {
+MultiHeadLayout layout_of(const char* xq_name, MatrixIn Xq, const char* xkv_name, MatrixIn Xkv, MatrixIn WQ,
+                          MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads, const MultiHeadOptions& options) {
   check::not_empty(xq_name, Xq.rows(), Xq.cols());
   check::not_empty(xkv_name, Xkv.rows(), Xkv.cols());
   check::same_cols(xq_name, Xq, xkv_name, Xkv);
@@ -27,7 +28,6 @@ MultiHeadResult multi_head(const char* xq_name, MatrixIn Xq, const char* xkv_nam
     throw std::invalid_argument("heads h = " + std::to_string(heads) + " must divide d_model = " + std::to_string(d));
   }
   check::positive_finite("temperature", options.temperature);
-
   // The work budget, before anything is allocated: every matrix, and all heads' n×m scores
   // together (each head keeps three of them).
   const std::int64_t n = Xq.rows(), m = Xkv.rows();
@@ -37,7 +37,37 @@ MultiHeadResult multi_head(const char* xq_name, MatrixIn Xq, const char* xkv_nam
   budget::entries("the scores of all heads (h·n·m)", budget::product({heads, n, m}));
   budget::multiply_adds("multi-head attention (projections (2n + 2m)·d² and scores 2·n·m·d)",
                         budget::sum({budget::product({budget::sum({n, n, m, m}), d, d}), budget::product({2, n, m, d})}));
+  MultiHeadLayout layout;
+  layout.n = Xq.rows();
+  layout.m = Xkv.rows();
+  layout.d = d;
+  layout.heads = heads;
+  return layout;
+}
 
+// Room for a few matrices of numbers: on the stack when small (a page-sized call allocates
+// nothing), on the heap otherwise.
+class Scratch {
+ public:
+  explicit Scratch(Eigen::Index entries) {
+    if (entries > kStackEntries) {
+      heap_.resize(entries, 1);
+      data_ = heap_.data();
+    }
+  }
+  double* data() { return data_; }
+
+ private:
+  static constexpr Eigen::Index kStackEntries = 6144;
+  double stack_[kStackEntries];
+  Eigen::VectorXd heap_;
+  double* data_ = stack_;
+};
+
+void multi_head_into(const char* xq_name, MatrixIn Xq, const char* xkv_name, MatrixIn Xkv, MatrixIn WQ,
+                     MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads, const MultiHeadOptions& options,
+                     double* results) {
+  const MultiHeadLayout layout = layout_of(xq_name, Xq, xkv_name, Xkv, WQ, WK, WV, WO, heads, options);
   check::all_finite(xq_name, Xq);
   check::all_finite(xkv_name, Xkv);
   check::all_finite("W_Q", WQ);
@@ -46,38 +76,86 @@ MultiHeadResult multi_head(const char* xq_name, MatrixIn Xq, const char* xkv_nam
   check::all_finite("W_O", WO);
 
   // The projections are computed once at full width; head s reads columns [s·w, (s+1)·w).
-  const Matrix Q = Xq * WQ;
-  const Matrix K = Xkv * WK;
-  const Matrix V = Xkv * WV;
-  const std::string finite_but_large = " are finite, but their product passes the largest float64 (about 1.8e308)";
-  check::finite_result("Q = X·W_Q", Q, std::string(xq_name) + " and W_Q" + finite_but_large);
-  check::finite_result("K = X·W_K", K, std::string(xkv_name) + " and W_K" + finite_but_large);
-  check::finite_result("V = X·W_V", V, std::string(xkv_name) + " and W_V" + finite_but_large);
-  const Eigen::Index w = d / heads;
+  const Eigen::Index n = layout.n, m = layout.m, d = layout.d, w = layout.width();
+  Scratch scratch(n * d + 2 * m * d);
+  Eigen::Map<Matrix> Q(scratch.data(), n, d), K(scratch.data() + n * d, m, d), V(scratch.data() + (n + m) * d, m, d);
+  multiply_into(Xq, WQ, Q);
+  multiply_into(Xkv, WK, K);
+  multiply_into(Xkv, WV, V);
+  const auto finite_but_large = [](const char* x_name, const char* w_name) {
+    return std::string(x_name) + " and " + w_name + " are finite, but their product passes the largest float64 (about 1.8e308)";
+  };
+  if (!check::finite(Q)) check::finite_result("Q = X·W_Q", Q, finite_but_large(xq_name, "W_Q"));
+  if (!check::finite(K)) check::finite_result("K = X·W_K", K, finite_but_large(xkv_name, "W_K"));
+  if (!check::finite(V)) check::finite_result("V = X·W_V", V, finite_but_large(xkv_name, "W_V"));
 
   AttentionOptions head_options;
   head_options.temperature = options.temperature;
-  head_options.mask = options.mask;
   head_options.scale = std::sqrt(static_cast<double>(options.scale == HeadScale::HeadWidth ? w : d));
+  const Mask* mask = options.mask ? &*options.mask : nullptr;
 
-  MultiHeadResult result;
-  result.concat.resize(Xq.rows(), d);
+  double* next = results;
+  const auto take = [&](Eigen::Index rows, Eigen::Index cols) {
+    Eigen::Map<Matrix> block(next, rows, cols);
+    next += rows * cols;
+    return block;
+  };
+  double* const concat_data = results + heads * layout.head_entries();
+  Eigen::Map<Matrix> concat(concat_data, n, d);
   for (int s = 0; s < heads; ++s) {
+    const AttentionOut head{take(n, m), take(n, m), take(n, m), take(n, w)};
     try {
-      result.heads.push_back(attention(Q.middleCols(s * w, w), K.middleCols(s * w, w), V.middleCols(s * w, w),
-                                       head_options));
+      attention_into(Q.middleCols(s * w, w), K.middleCols(s * w, w), V.middleCols(s * w, w), head_options, mask,
+                     head);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument("head " + std::to_string(s + 1) + " of " + std::to_string(heads) + ": " + e.what());
     }
-    result.concat.middleCols(s * w, w) = result.heads.back().output;
+    concat.middleCols(s * w, w) = head.output;
   }
-  result.output = result.concat * WO;
-  check::finite_result("the output concat·W_O", result.output,
+  Eigen::Map<Matrix> output(concat_data + n * d, n, d);
+  multiply_into(concat, WO, output);
+  check::finite_result("the output concat·W_O", output,
                        "the heads' outputs and W_O are finite, but their product passes the largest float64 (about 1.8e308)");
+}
+
+MultiHeadResult multi_head(const char* xq_name, MatrixIn Xq, const char* xkv_name, MatrixIn Xkv, MatrixIn WQ,
+                           MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads, const MultiHeadOptions& options) {
+  const MultiHeadLayout layout = layout_of(xq_name, Xq, xkv_name, Xkv, WQ, WK, WV, WO, heads, options);
+  Eigen::VectorXd results(layout.entries());
+  multi_head_into(xq_name, Xq, xkv_name, Xkv, WQ, WK, WV, WO, heads, options, results.data());
+  const Eigen::Index n = layout.n, m = layout.m, d = layout.d, w = layout.width();
+  const double* next = results.data();
+  const auto take = [&](Eigen::Index rows, Eigen::Index cols) {
+    Matrix block = Eigen::Map<const Matrix>(next, rows, cols);
+    next += rows * cols;
+    return block;
+  };
+  MultiHeadResult result;
+  result.heads.reserve(static_cast<std::size_t>(heads));
+  for (int s = 0; s < heads; ++s) {
+    AttentionResult head;
+    head.raw_scores = take(n, m);
+    head.scaled_scores = take(n, m);
+    head.weights = take(n, m);
+    head.output = take(n, w);
+    result.heads.push_back(std::move(head));
+  }
+  result.concat = take(n, d);
+  result.output = take(n, d);
   return result;
 }
 
 }  // namespace
+
+MultiHeadLayout multi_head_layout(MatrixIn Xq, MatrixIn Xkv, MatrixIn WQ, MatrixIn WK, MatrixIn WV, MatrixIn WO,
+                                  int heads, const MultiHeadOptions& options) {
+  return layout_of("X (queries)", Xq, "X (keys and values)", Xkv, WQ, WK, WV, WO, heads, options);
+}
+
+void multi_head_into(MatrixIn Xq, MatrixIn Xkv, MatrixIn WQ, MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads,
+                     const MultiHeadOptions& options, double* results) {
+  multi_head_into("X (queries)", Xq, "X (keys and values)", Xkv, WQ, WK, WV, WO, heads, options, results);
+}
 
 MultiHeadResult multi_head_attention(MatrixIn Xq, MatrixIn Xkv, MatrixIn WQ, MatrixIn WK, MatrixIn WV, MatrixIn WO,
                                      int heads, const MultiHeadOptions& options) {

@@ -152,5 +152,48 @@ TEST(AttentionErrors, ShapesAndValues) {
   EXPECT_THAT(invalid_argument_message([] { causal_mask(0, 3); }), HasSubstr("causal mask rows n must be at least 1"));
 }
 
+// attention_into writes into any storage, strided blocks included, exactly what attention()
+// returns (attention() is attention_into over fresh matrices), and that is softmax(Q Kᵀ/√d) V.
+TEST(AttentionInto, WritesIntoStridedBlocksTheNumbersAttentionReturns) {
+  Matrix Q(5, 3), K(6, 3), V(6, 4);
+  for (Eigen::Index i = 0; i < Q.size(); ++i) Q.data()[i] = std::sin(1.0 + i);
+  for (Eigen::Index i = 0; i < K.size(); ++i) K.data()[i] = std::cos(2.0 + 3.0 * i);
+  for (Eigen::Index i = 0; i < V.size(); ++i) V.data()[i] = std::sin(0.5 * i);
+  AttentionOptions options;
+  options.temperature = 0.7;
+  const AttentionResult r = attention(Q, K, V, options);
+  Matrix wide = Matrix::Constant(5, 3 * 6 + 4 + 2, -1.0);  // the four results side by side, and a margin
+  attention_into(Q, K, V, options,
+                 {wide.middleCols(0, 6), wide.middleCols(6, 6), wide.middleCols(12, 6), wide.middleCols(18, 4)});
+  EXPECT_EQ(wide.middleCols(0, 6), r.raw_scores);
+  EXPECT_EQ(wide.middleCols(6, 6), r.scaled_scores);
+  EXPECT_EQ(wide.middleCols(12, 6), r.weights);
+  EXPECT_EQ(wide.middleCols(18, 4), r.output);
+  EXPECT_EQ(wide.rightCols(2), Matrix::Constant(5, 2, -1.0)) << "nothing written past the blocks";
+
+  const Matrix scaled = Q * K.transpose() / std::sqrt(3.0);
+  Matrix weights = (scaled.colwise() - scaled.rowwise().maxCoeff()).array() / 0.7;
+  weights = weights.array().exp();
+  weights = weights.array().colwise() / weights.rowwise().sum().array();
+  EXPECT_LT((r.scaled_scores - scaled).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((r.weights - weights).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((r.output - weights * V).cwiseAbs().maxCoeff(), 1e-15);
+}
+
+// The inputs' finiteness is read off the results on a good call; a bad input is still named.
+TEST(AttentionInto, NamesTheNonFiniteInputWhicheverItIs) {
+  Matrix K = worked_keys(), V = worked_values();
+  K(2, 1) = NAN;
+  EXPECT_THAT(invalid_argument_message([&] { attention(rows({{1, 0}}), K, worked_values()); }),
+              HasSubstr("K has a non-finite entry nan at (2, 1)"));
+  V(1, 0) = -INFINITY;
+  EXPECT_THAT(invalid_argument_message([&] { attention(rows({{1, 0}}), worked_keys(), V); }),
+              HasSubstr("V has a non-finite entry -inf at (1, 0)"));
+  AttentionOptions bad_scale;
+  bad_scale.scale = -1;
+  EXPECT_THAT(invalid_argument_message([&] { attention(rows({{1, 0}}), worked_keys(), V, bad_scale); }),
+              HasSubstr("V has a non-finite entry")) << "inputs are named before the options";
+}
+
 }  // namespace
 }  // namespace attn
