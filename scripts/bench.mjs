@@ -1,67 +1,88 @@
 #!/usr/bin/env node
-// Measures the WebAssembly core through the JS API, at the sizes the page uses, and writes a
-// report (build/bench/report.md). A benchmark, not a test: nothing here fails on a number.
-// Usage: node scripts/bench.mjs   (after bash scripts/build-core.sh wasm)
-
-import { readFileSync } from 'node:fs';
+// The one benchmark of Attention Lab (issue 9, item 6), run by `npm run bench` (scripts/bench.sh,
+// which builds what it needs first). One node process measures, side by side and interleaved pass
+// by pass so that drift in the machine's load hits every row alike:
+//   native       the core natively, Google Benchmark (build/native/attention_kernels_benchmark),
+//                run as a child process once per pass
+//   wasm         the core as WebAssembly through the JS API: float64, float32 (SIMD), streaming
+//   plain JS     attention as plain loops over Float64Arrays
+//   peers        @tensorflow/tfjs-backend-wasm and onnxruntime-web (wasm EP, 1 thread, SIMD) on a
+//                tiny ONNX graph built by scripts/onnx-attention.mjs; both load their .wasm from
+//                node_modules, nothing from the network
+// at n = m = 8 (d = 16), 64, 256 and 1024 (d = 64), plus the small-call budgets of issue 9, item 1.
+// Times are CPU time of one call (this process's user + system time; the machine is shared, and
+// wall time would count the time other processes hold the core), median of the samples of a pass,
+// best of 3 passes. GFLOP/s counts 4·n·m·d. It writes docs/performance.md and docs/performance.json
+// and prints the table. A benchmark, not a test: nothing here fails on a number.
+// Usage: node scripts/bench.mjs [--quick]   (--quick: 1 pass, fewer samples, to try the script)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
+import { cpus, loadavg, release, totalmem } from 'node:os';
+import { dirname } from 'node:path';
 import { matrix } from '../cpp/bindings/attention-lab.js';
 import { buildDir, loadLab } from '../tests/js/load-lab.mjs';
+import { attentionModel } from './onnx-attention.mjs';
 
+const quick = process.argv.includes('--quick');
+const PASSES = quick ? 1 : 3;
+const SAMPLES = quick ? 3 : 7; // per case and pass
+const SAMPLE_MS = quick ? 2 : 5; // CPU time of one sample, at least (many calls when they are short)
+const SIZES = [[8, 16], [64, 64], [256, 64], [1024, 64]];
+const require = createRequire(import.meta.url);
+const loads = [loadavg()];
+
+// ---- what is measured --------------------------------------------------------------------------
 const lab = await loadLab();
-const toy = lab.toySentence();
-// The raw module as well, to time the core's own work without the JS API around it.
-const core = await createRequire(import.meta.url)(`${buildDir}wasm/attention_lab_node.cjs`)({
+const core = await require(`${buildDir}wasm/attention_lab_node.cjs`)({
   wasmBinary: readFileSync(`${buildDir}wasm/attention_lab_node.wasm`),
-});
+}); // the raw module as well, to time the core's own work without the JS API around it
 
-function randomMatrix(rows, cols, seed) {
+const tf = await import('@tensorflow/tfjs-core');
+const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+await tf.setBackend('wasm');
+await tf.ready();
+const ort = await import('onnxruntime-web');
+ort.env.wasm.numThreads = 1;
+ort.env.wasm.simd = true;
+ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
+
+function randomMatrix(rows, cols, seed, Type = Float64Array) {
   let x = seed;
-  const data = new Float64Array(rows * cols).map(() => {
+  const data = new Type(rows * cols);
+  for (let i = 0; i < data.length; i++) {
     x = (x * 1103515245 + 12345) % 2147483648;
-    return x / 2147483648 - 0.5;
-  });
+    data[i] = x / 2147483648 - 0.5;
+  }
   return { rows, cols, data };
 }
-
-/** Median and 95th percentile of `runs` timings of `fn`, after warm-up calls. */
-function measure(fn, { runs = 200, inner = 10 } = {}) {
-  for (let i = 0; i < 20; i++) fn();
-  const samples = [];
-  for (let r = 0; r < runs; r++) {
-    const start = performance.now();
-    for (let i = 0; i < inner; i++) fn();
-    samples.push((performance.now() - start) / inner);
-  }
-  samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(runs / 2)], p95: samples[Math.floor(runs * 0.95)] };
-}
+const asFloat32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
 
 /** Attention as plain JavaScript loops over Float64Arrays: the peer a web developer writes. */
 function plainAttention(Q, K, V) {
-  const n = Q.rows; const m = K.rows; const d = Q.cols; const dv = V.cols;
+  const n = Q.rows, m = K.rows, d = Q.cols, dv = V.cols;
+  const q = Q.data, k = K.data, v = V.data;
   const scale = 1 / Math.sqrt(d);
-  const scores = new Float64Array(n * m);
+  const weights = new Float64Array(n * m);
   const output = new Float64Array(n * dv);
   for (let i = 0; i < n; i++) {
     let top = -Infinity;
     for (let j = 0; j < m; j++) {
       let s = 0;
-      for (let c = 0; c < d; c++) s += Q.data[i * d + c] * K.data[j * d + c];
-      scores[i * m + j] = s * scale;
-      if (scores[i * m + j] > top) top = scores[i * m + j];
+      for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c];
+      weights[i * m + j] = s * scale;
+      if (s * scale > top) top = s * scale;
     }
     let sum = 0;
-    for (let j = 0; j < m; j++) sum += (scores[i * m + j] = Math.exp(scores[i * m + j] - top));
+    for (let j = 0; j < m; j++) sum += (weights[i * m + j] = Math.exp(weights[i * m + j] - top));
     for (let j = 0; j < m; j++) {
-      const w = (scores[i * m + j] /= sum);
-      for (let c = 0; c < dv; c++) output[i * dv + c] += w * V.data[j * dv + c];
+      const w = (weights[i * m + j] /= sum);
+      for (let c = 0; c < dv; c++) output[i * dv + c] += w * v[j * dv + c];
     }
   }
-  return { weights: { rows: n, cols: m, data: scores }, output: { rows: n, cols: dv, data: output } };
+  return { weights: { rows: n, cols: m, data: weights }, output: { rows: n, cols: dv, data: output } };
 }
 
 /** The same call as a raw export over inputs already in the heap: the core's own time. */
@@ -71,73 +92,262 @@ function rawAttention(Q, K, V) {
   core.HEAPF64.set(Q.data, base / 8);
   core.HEAPF64.set(K.data, base / 8 + Q.data.length);
   core.HEAPF64.set(V.data, base / 8 + Q.data.length + K.data.length);
-  const q = base; const k = base + 8 * Q.data.length; const v = k + 8 * K.data.length;
+  const q = base, k = base + 8 * Q.data.length, v = k + 8 * K.data.length;
   return () => {
     core._al_attention(q, Q.rows, Q.cols, k, K.rows, K.cols, v, V.rows, V.cols, 1, 0, 0, 0, 0, 0, 0);
     core._al_release();
   };
 }
 
+function tfjsAttention(Q, K, V) {
+  const { rows: n, cols: d } = Q;
+  const root = Math.sqrt(d);
+  return () => {
+    const out = tf.tidy(() => {
+      const q = tf.tensor2d(Q.data, [n, d]), k = tf.tensor2d(K.data, [K.rows, d]), v = tf.tensor2d(V.data, [V.rows, V.cols]);
+      return tf.matMul(tf.softmax(tf.div(tf.matMul(q, k, false, true), root)), v);
+    });
+    const data = out.dataSync();
+    out.dispose();
+    return data;
+  };
+}
+
+async function onnxAttention(Q, K, V) {
+  const session = await ort.InferenceSession.create(attentionModel(Q.rows, K.rows, Q.cols, V.cols), {
+    executionProviders: ['wasm'], graphOptimizationLevel: 'all',
+  });
+  const tensor = (x) => new ort.Tensor('float32', x.data, [x.rows, x.cols]);
+  return async () => (await session.run({ Q: tensor(Q), K: tensor(K), V: tensor(V) })).O.data;
+}
+
+// Every implementation's output at a size, against the float64 core: a table of wrong numbers
+// would time nothing worth timing.
+function agree(name, got, expected, tolerance) {
+  let largest = 0, worst = 0;
+  for (let i = 0; i < expected.length; i++) {
+    largest = Math.max(largest, Math.abs(expected[i]));
+    worst = Math.max(worst, Math.abs(got[i] - expected[i]));
+  }
+  if (!(worst <= tolerance * largest)) throw new Error(`${name}: its output is off by ${worst} (of ${largest})`);
+}
+
+// ---- the cases ------------------------------------------------------------------------------
+const IMPLEMENTATIONS = ['wasm float64', 'wasm float32 SIMD', 'wasm streaming float32', 'plain JS (Float64Array)',
+  'tfjs-backend-wasm', 'onnxruntime-web'];
+const PEERS = ['tfjs-backend-wasm', 'onnxruntime-web'];
+const cases = []; // { group, name, n, d, run, async, samples: [] }
+for (const [n, d] of SIZES) {
+  const Q = randomMatrix(n, d, 1), K = randomMatrix(n, d, 2), V = randomMatrix(n, d, 3);
+  const Qf = asFloat32(Q), Kf = asFloat32(K), Vf = asFloat32(V);
+  const reference = lab.attention(Q, K, V).output.data;
+  const onnx = await onnxAttention(Qf, Kf, Vf);
+  const runs = {
+    'wasm float64': () => lab.attention(Q, K, V).output.data,
+    'wasm float32 SIMD': () => lab.attention(Qf, Kf, Vf).output.data,
+    'wasm streaming float32': () => lab.streamingAttention(Qf, Kf, Vf).output.data,
+    'plain JS (Float64Array)': () => plainAttention(Q, K, V).output.data,
+    'tfjs-backend-wasm': tfjsAttention(Qf, Kf, Vf),
+    'onnxruntime-web': onnx,
+  };
+  for (const name of IMPLEMENTATIONS) {
+    const isAsync = name === 'onnxruntime-web';
+    agree(`${name} at n = ${n}`, isAsync ? await runs[name]() : runs[name](), reference, name.includes('64') ? 1e-12 : 1e-5);
+    cases.push({ group: 'attention', name, n, d, run: runs[name], async: isAsync, samples: [] });
+  }
+}
+
+const toy = lab.toySentence();
 const worked = [matrix([[1, 0]]), matrix([[1, 0], [0, 1], [1, 1]]), matrix([[1, 0], [0, 1], [0.5, 0.5]])];
 const eight = [randomMatrix(8, 16, 1), randomMatrix(8, 16, 2), randomMatrix(8, 16, 3)];
-const rawWorked = rawAttention(...worked);
-const rawEight = rawAttention(...eight);
-const boundaryCases = [
-  ['attention, worked example (1 query, 3 keys, d = 2), JS API', () => lab.attention(...worked), { budget: 2e-3 }],
-  ['  the same, raw export only (the core\'s own work)', rawWorked],
-  ['attention, n = m = 8, d = 16, JS API', () => lab.attention(...eight), { budget: 2e-3 }],
-  ['  the same, raw export only (the core\'s own work)', rawEight],
-  ['  the same, plain JS loops over Float64Arrays', () => plainAttention(...eight)],
-  ['multiHead, toy sentence 8x16, h = 4, JS API', () => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4), { budget: 6e-3 }],
-  ['a failing call: cost({ n: 0, dModel: 4 })', () => { try { lab.cost({ n: 0, dModel: 4 }); } catch { /* measured */ } }],
-  ['a failing call in the core: multiHead with h = 3', () => { try { lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3); } catch { /* measured */ } }],
+const budgetCases = [
+  ['worked', 'attention, worked example (1 query, 3 keys, d = 2), JS API', () => lab.attention(...worked), 2e-3],
+  ['workedRaw', '  the same, raw export only (the core\'s own work)', rawAttention(...worked)],
+  ['eight', 'attention, n = m = 8, d = 16, JS API', () => lab.attention(...eight), 2e-3],
+  ['eightRaw', '  the same, raw export only', rawAttention(...eight)],
+  ['eightPlain', '  the same, plain JS loops over Float64Arrays', () => plainAttention(...eight)],
+  ['multiHead', 'multiHead, toy sentence 8×16, h = 4, JS API', () => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4), 6e-3],
+  ['multiHead1', 'multiHead, toy sentence 8×16, h = 1, JS API', () => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1)],
+  ['failing', 'a failing call in the core: multiHead with h = 3', () => { try { lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3); } catch { /* measured */ } }],
+  ['width', 'widthExperiment, m = 10, T = 2000', () => lab.widthExperiment({ keys: 10, trials: 2000 })],
 ];
+for (const [id, name, run, budget] of budgetCases) cases.push({ group: 'budget', id, name, run, budget, async: false, samples: [] });
 
-const cases = [
-  ['multiHead, toy sentence 8×16, h = 1', () => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1)],
-  ...[64, 256].map((n) => {
-    const Q = randomMatrix(n, 64, 1), K = randomMatrix(n, 64, 2), V = randomMatrix(n, 64, 3);
-    return [`attention, n = m = ${n}, d = 64`, () => lab.attention(Q, K, V)];
-  }),
-  ['widthExperiment, m = 10, T = 200', () => lab.widthExperiment({ keys: 10, trials: 200 }), { runs: 30, inner: 1 }],
-  ['widthExperiment, m = 10, T = 2000', () => lab.widthExperiment({ keys: 10, trials: 2000 }), { runs: 10, inner: 1 }],
-  ['widthExperiment, m = 64, T = 2000', () => lab.widthExperiment({ keys: 64, trials: 2000 }), { runs: 10, inner: 1 }],
-  ['cost + layerComparison', () => { lab.cost({ n: 196, dModel: 768, heads: 12 }); lab.layerComparison({ n: 196, d: 768 }); }],
-];
-
-const format = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
-const lines = [
-  '# Attention Lab core benchmark (WebAssembly through the JS API, under node)',
-  '',
-  `node ${process.version}, ${new Date().toISOString()}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`,
-  '',
-  '## The boundary (issue 9, item 1): best median of 3 interleaved passes',
-  '',
-  '| call | median | p95 | budget |',
-  '| --- | --- | --- | --- |',
-];
-// Interleaved passes, so that drift in the machine's load hits every row alike.
-const best = boundaryCases.map(() => ({ median: Infinity, p95: Infinity }));
-for (let pass = 0; pass < 3; pass++) {
-  boundaryCases.forEach(([, fn], i) => {
-    const { median, p95 } = measure(fn, { runs: 200, inner: 50 });
-    if (median < best[i].median) best[i] = { median, p95 };
-  });
+// ---- timing ------------------------------------------------------------------------------------
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+async function sample(c) {
+  const start = cpuMs();
+  if (c.async) {
+    for (let i = 0; i < c.inner; i++) await c.run();
+  } else {
+    for (let i = 0; i < c.inner; i++) c.run();
+  }
+  return (cpuMs() - start) / c.inner;
 }
-boundaryCases.forEach(([name, , options], i) => {
-  const budget = options?.budget;
-  const verdict = budget === undefined ? '' : `${format(budget)} (${best[i].median <= budget ? 'met' : `missed by ${format(best[i].median - budget)}`})`;
-  lines.push(`| ${name} | ${format(best[i].median)} | ${format(best[i].p95)} | ${verdict} |`);
-});
-const speedup = best[4].median / best[2].median;
-lines.push('', `At 8×16 the JS API is ${speedup.toFixed(2)}× as fast as plain JS loops (budget: at least 3×).`,
-  `The boundary itself (JS API minus the raw export) costs ${format(best[2].median - best[3].median)} at 8×16 and ${format(best[0].median - best[1].median)} on the worked example.`,
-  '', '## Other calls', '', '| call | median | p95 |', '| --- | --- | --- |');
-for (const [name, fn, options] of cases) {
-  const { median, p95 } = measure(fn, options);
-  lines.push(`| ${name} | ${format(median)} | ${format(p95)} |`);
+// Warm-up (V8 optimises a wasm function on a later call), then as many calls per sample as take
+// SAMPLE_MS of CPU time.
+for (const c of cases) {
+  c.inner = 1;
+  for (let i = 0; i < 3; i++) await sample(c);
+  while (c.inner < 1 << 20 && (await sample(c)) * c.inner < SAMPLE_MS) c.inner *= 2;
+}
+
+const nativeBinary = `${buildDir}native/attention_kernels_benchmark`;
+const nativeRuns = [];
+function runNative() {
+  if (!existsSync(nativeBinary)) return;
+  const report = JSON.parse(execFileSync(nativeBinary, ['--benchmark_format=json', `--benchmark_min_time=${quick ? 0.02 : 0.1}`,
+    '--benchmark_repetitions=5', '--benchmark_report_aggregates_only=true'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
+  nativeRuns.push(report);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+for (let pass = 0; pass < PASSES; pass++) {
+  runNative();
+  for (const c of cases) {
+    const samples = [];
+    for (let s = 0; s < SAMPLES; s++) samples.push(await sample(c));
+    c.samples.push(median(samples));
+  }
+  loads.push(loadavg());
+  process.stderr.write(`bench: pass ${pass + 1} of ${PASSES} done\n`);
+}
+const best = (c) => Math.min(...c.samples);
+
+// native: best over the passes of Google Benchmark's median CPU time, by name ("f32_direct/256/64")
+const native = new Map();
+for (const report of nativeRuns) {
+  for (const b of report.benchmarks.filter((x) => x.aggregate_name === 'median')) {
+    const ms = b.cpu_time * { ns: 1e-6, us: 1e-3, ms: 1 }[b.time_unit];
+    native.set(b.run_name, Math.min(native.get(b.run_name) ?? Infinity, ms));
+  }
+}
+const NATIVE_FORMS = [['native float64 (Eigen)', 'f64_direct'], ['native float32', 'f32_direct'], ['native streaming float32', 'f32_streaming']];
+
+// ---- the report ------------------------------------------------------------------------------
+const format = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
+const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '');
+const rows = [];
+for (const [n, d] of SIZES) {
+  const flops = 4 * n * n * d;
+  const entries = [];
+  for (const [name, form] of NATIVE_FORMS) {
+    const ms = native.get(`${form}/${n}/${d}`);
+    if (ms !== undefined) entries.push({ name, ms });
+  }
+  for (const c of cases.filter((x) => x.group === 'attention' && x.n === n)) entries.push({ name: c.name, ms: best(c) });
+  const nativeF32 = entries.find((e) => e.name === 'native float32')?.ms;
+  const fasterPeer = Math.min(...entries.filter((e) => PEERS.includes(e.name)).map((e) => e.ms));
+  for (const e of entries) {
+    rows.push({ n, m: n, d, implementation: e.name, median_ms: e.ms, gflops: flops / e.ms / 1e6,
+      times_native_f32: nativeF32 ? e.ms / nativeF32 : null, speedup_over_faster_peer: fasterPeer / e.ms });
+  }
+}
+
+const budgetTime = Object.fromEntries(cases.filter((c) => c.group === 'budget').map((c) => [c.id, best(c)]));
+const at = (name, n) => rows.find((r) => r.implementation === name && r.n === n)?.median_ms;
+const budgets = [
+  ...cases.filter((c) => c.group === 'budget').map((c) => ({ call: c.name, median_ms: best(c), budget_ms: c.budget ?? null,
+    met: c.budget === undefined ? null : best(c) <= c.budget })),
+  { call: 'attention 8×16 through the JS API, speed-up over plain JS loops', value: budgetTime.eightPlain / budgetTime.eight, budget: '≥ 3×',
+    met: budgetTime.eightPlain / budgetTime.eight >= 3 },
+  { call: 'float32 SIMD at n = 256, speed-up over the faster peer', value: Math.min(at('tfjs-backend-wasm', 256), at('onnxruntime-web', 256)) / at('wasm float32 SIMD', 256),
+    budget: '≥ 1.15×' },
+  ...[64, 256, 1024].map((n) => ({ call: `float32 SIMD at n = ${n}, speed-up over plain JS`, value: at('plain JS (Float64Array)', n) / at('wasm float32 SIMD', n), budget: '≥ 15×' })),
+  { call: 'streaming at n = 1024, time over the direct float32 form', value: at('wasm streaming float32', 1024) / at('wasm float32 SIMD', 1024), budget: '≤ 1.2×' },
+];
+for (const b of budgets) {
+  if (b.met === undefined) b.met = b.budget.startsWith('≥') ? b.value >= Number.parseFloat(b.budget.slice(2)) : b.value <= Number.parseFloat(b.budget.slice(2));
+}
+
+const version = (name) => JSON.parse(readFileSync(new URL(`../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+const firstLine = (command, argv) => {
+  try {
+    return execFileSync(command, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+  } catch {
+    return 'unknown';
+  }
+};
+const machine = {
+  date: new Date().toISOString(),
+  cpu: cpus()[0].model,
+  cores: cpus().length,
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  kernel: release(),
+  load_average_1_5_15: loads.map((l) => l.map((x) => Number(x.toFixed(2)))),
+  node: process.version,
+  emscripten: firstLine('em++', ['--version']),
+  native_compiler: firstLine('c++', ['--version']),
+  google_benchmark: firstLine('dpkg-query', ['-W', '-f=${Version}', 'libbenchmark-dev']),
+  native_context: nativeRuns[0]?.context ?? null,
+  versions: Object.fromEntries(['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm'].map((p) => [p, version(p)])),
+  passes: PASSES,
+  samples_per_pass: SAMPLES,
+};
+
+// The kernels of the direct form one by one, at n = m = 256, d = 64, in WebAssembly (a separate,
+// shorter run after the passes: cpp/bench/kernels_timing.cpp, its own interleaved passes).
+const kernelsDriver = `${buildDir}wasm/attention_kernels_timing.cjs`;
+const kernels = existsSync(kernelsDriver)
+  ? JSON.parse(execFileSync(process.execPath, ['--no-experimental-fetch', kernelsDriver, '--only', 'kernel '], { encoding: 'utf8' })).cases.filter((k) => k.form.startsWith('kernel '))
+  : [];
+
+const pagePath = 'build/bench/page.json';
+const page = existsSync(pagePath) ? JSON.parse(readFileSync(pagePath, 'utf8')) : null;
+
+const lines = [
+  '# Performance',
+  '',
+  'Measured by `npm run bench` (scripts/bench.sh → scripts/bench.mjs): one node process, every row',
+  'interleaved pass by pass; the median CPU time of one call in a pass, best of',
+  `${PASSES} pass${PASSES === 1 ? '' : 'es'}. GFLOP/s counts 4·n·m·d; n = m. "× native" is the time over native float32`,
+  '(the same core compiled natively, Google Benchmark); "× faster peer" is the faster peer\'s time over',
+  'this row\'s (above 1: faster than both peers). The WebAssembly rows go through the public JS API,',
+  'with the data in and out of every call; the peers likewise build their input tensors and read',
+  'their output on every call.',
+  '',
+  `- date: ${machine.date}`,
+  `- machine: ${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB, Linux ${machine.kernel} (shared with other jobs)`,
+  `- load average (1, 5, 15 min) at the start and after each pass: ${machine.load_average_1_5_15.map((l) => l.join(' ')).join('; ')}`,
+  `- node ${machine.node}; ${machine.emscripten}; native ${machine.native_compiler}, Google Benchmark ${machine.google_benchmark}`,
+  `- ${Object.entries(machine.versions).map(([p, v]) => `${p} ${v}`).join(', ')} (onnxruntime-web: wasm EP, 1 thread, SIMD)`,
+  '',
+  '## Attention, softmax(Q Kᵀ / √d) V',
+  '',
+  '| n | d | implementation | median | GFLOP/s | × native | × faster peer |',
+  '| --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.n} | ${r.d} | ${r.implementation} | ${format(r.median_ms)} | ${r.gflops.toFixed(2)} | ${r.times_native_f32 === null ? '' : ratio(r.times_native_f32)} | ${ratio(r.speedup_over_faster_peer)} |`),
+  '',
+  '## Budgets of issue 9',
+  '',
+  '| call | measured | budget | |',
+  '| --- | --- | --- | --- |',
+  ...budgets.map((b) => `| ${b.call.trim()} | ${b.value !== undefined ? ratio(b.value) : format(b.median_ms)} | ${b.budget_ms ? format(b.budget_ms) : (b.budget ?? '')} | ${b.met === null ? '' : b.met ? 'met' : 'missed'} |`),
+  '',
+  '## The kernels one by one (WebAssembly, n = m = 256, d = 64)',
+  '',
+  ...(kernels.length === 0 ? ['Not measured: build/wasm/attention_kernels_timing.cjs was not built.'] : [
+    '| kernel, set | median | GFLOP/s |',
+    '| --- | --- | --- |',
+    ...kernels.map((k) => `| ${k.form.replace(/^kernel /, '')} | ${format(k.median_ms)} | ${k.gflops ? k.gflops.toFixed(1) : ''} |`),
+  ]),
+  '',
+  '## The page (headless Chromium)',
+  '',
+];
+if (page) {
+  const list = Array.isArray(page) ? page : Array.isArray(page.rows) ? page.rows : Object.entries(page).map(([key, value]) => ({ key, value }));
+  const keys = [...new Set(list.flatMap((r) => Object.keys(r)))];
+  lines.push(`From ${pagePath} (scripts/bench-page.mjs).`, '', `| ${keys.join(' | ')} |`, `| ${keys.map(() => '---').join(' | ')} |`,
+    ...list.map((r) => `| ${keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : r[k] ?? '')).join(' | ')} |`));
+} else {
+  lines.push(`Not measured in this run: ${pagePath} was not there (scripts/bench-page.mjs writes it).`);
 }
 const report = `${lines.join('\n')}\n`;
-await mkdir(new URL('../build/bench/', import.meta.url), { recursive: true });
-await writeFile(new URL('../build/bench/report.md', import.meta.url), report);
+await mkdir('docs', { recursive: true });
+await writeFile('docs/performance.md', report);
+await writeFile('docs/performance.json', `${JSON.stringify({ machine, rows, budgets, kernels, page }, null, 1)}\n`);
 console.log(report);

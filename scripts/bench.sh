@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The one benchmark command (npm run bench): builds the core natively and as WebAssembly, and the
+# native Google Benchmark binary (a target no other build makes), then runs scripts/bench.mjs,
+# which measures every row side by side and writes docs/performance.md and docs/performance.json.
+# Usage: bash scripts/bench.sh [--quick]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build-core.sh native wasm
+if ! cmake --build build/native --target attention_kernels_benchmark -j 2; then
+  echo "bench: no Google Benchmark binary (is libbenchmark-dev installed?); the native rows are left out" >&2
+fi
+# The kernels one by one (Q·Kᵀ, the softmax rows, P·V; portable and SIMD sets), as WebAssembly.
+NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target attention_kernels_timing -j 2
+exec node scripts/bench.mjs "$@"
