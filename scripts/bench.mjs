@@ -335,16 +335,15 @@ const lines = [
     ...kernels.map((k) => `| ${k.form.replace(/^kernel /, '')} | ${format(k.median_ms)} | ${k.gflops ? k.gflops.toFixed(1) : ''} |`),
   ]),
   '',
-  '## The page (headless Chromium)',
-  '',
 ];
-if (page) {
-  const list = Array.isArray(page) ? page : Array.isArray(page.rows) ? page.rows : Object.entries(page).map(([key, value]) => ({ key, value }));
-  const keys = [...new Set(list.flatMap((r) => Object.keys(r)))];
-  lines.push(`From ${pagePath} (scripts/bench-page.mjs).`, '', `| ${keys.join(' | ')} |`, `| ${keys.map(() => '---').join(' | ')} |`,
-    ...list.map((r) => `| ${keys.map((k) => (typeof r[k] === 'object' ? JSON.stringify(r[k]) : r[k] ?? '')).join(' | ')} |`));
+// scripts/bench-page.mjs writes its rows both ways: page.md (its own section, taken as it is) and
+// page.json (kept in docs/performance.json).
+const pageText = existsSync('build/bench/page.md') ? readFileSync('build/bench/page.md', 'utf8').trim() : null;
+if (page && pageText) {
+  lines.push(pageText, '', `(From ${pagePath} and page.md, written by scripts/bench-page.mjs at ${page.date ?? 'an unknown time'}.)`);
 } else {
-  lines.push(`Not measured in this run: ${pagePath} was not there (scripts/bench-page.mjs writes it).`);
+  lines.push('## The page (headless Chromium)', '',
+    `Not measured in this run: ${pagePath} was not there (scripts/bench-page.mjs writes it).`);
 }
 const report = `${lines.join('\n')}\n`;
 await mkdir('docs', { recursive: true });
