@@ -2,14 +2,22 @@
 // sequential palette (viridis), with row and column labels, an optional highlighted row,
 // keyboard navigation (one tab stop, arrow keys move between cells) and a visible readout
 // of the cell under the pointer or focus. update() recolours the existing cells, so
-// dragging a slider never rebuilds the DOM or loses keyboard focus.
+// dragging a slider never rebuilds the DOM or loses keyboard focus, and it writes only the
+// attributes and texts whose values changed. The map is drawn in CSS pixels for the width it
+// is given (see fit.js): its text keeps its size on a phone and grows with the reader's text
+// size; a map whose printed values do not fit the width scrolls sideways.
 
 import { scaleLinear } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { registerExportable } from '../export/registry.js';
 import { formatFixed, formatWeightExact } from '../format/index.js';
 import { htmlElement, svgElement, uniqueId } from '../dom/elements.js';
-import { CELL, drawHeatmapLabels, heatmapLayout } from './heatmap-labels.js';
+import { scrollableWhenOverflowing } from '../dom/scroll-region.js';
+import { inkFor } from './contrast.js';
+import { DEFAULT_REM, fitChart } from './fit.js';
+import {
+  drawHeatmapLabels, estimateText, heatmapLayout, measureHeatmapText, placeHeatmapLabels,
+} from './heatmap-labels.js';
 
 /** Reads entry (i, j) from a { rows, cols, data } matrix or nested arrays; null/NaN = empty. */
 function entry(matrix, i, j) {
@@ -22,6 +30,9 @@ function shapeOf(matrix) {
 }
 
 const LEGEND_STOPS = 11;
+
+// A printed value's ink, by contrast with its cell (light ink is the default style).
+const INK_CLASSES = { dark: 'heatmap-value-on-light', black: 'heatmap-value-on-mid' };
 
 /**
  * A colour bar of the palette with its two ends labelled, under a map: which colour is 0 and
@@ -87,15 +98,23 @@ export function createHeatmap(container, options) {
   const cols = colLabels.length;
 
   const rowNotes = options.rowNotes ?? null;
-  const { left, top, width, height } = heatmapLayout({ rowLabels, colLabels, rowNotes });
+  let current = null;
+  let focused = { row: 0, col: 0 };
+  let hovered = null;
+  let highlightedRow = null;
+  let focusShown = false;
+  // What each cell shows now, so update() writes only what changed.
+  const shown = Array.from({ length: rows * cols }, () => ({ name: null, fill: undefined, printed: '', ink: null }));
 
   const wrapper = htmlElement('div', { class: 'heatmap' }, null, container);
+  const frame = htmlElement('div', { class: 'heatmap-frame' }, null, wrapper);
   const svg = svgElement('svg', {
-    viewBox: `0 0 ${width} ${height}`, role: 'grid', 'aria-label': label,
-    'aria-rowcount': rows, 'aria-colcount': cols, class: 'heatmap-svg',
-  }, wrapper);
+    role: 'grid', 'aria-label': label, 'aria-rowcount': rows, 'aria-colcount': cols, class: 'heatmap-svg',
+  }, frame);
+  scrollableWhenOverflowing(frame, `${label}, scrolls sideways`);
 
-  const { rowLabelNodes, noteNodes } = drawHeatmapLabels(svg, { rowLabels, colLabels, rowTitle, colTitle, rowNotes, left, top });
+  const labelNodes = drawHeatmapLabels(svg, { rowLabels, colLabels, rowTitle, colTitle, rowNotes });
+  const { rowLabelNodes, noteNodes } = labelNodes;
 
   const cells = [];
   const cellTexts = [];
@@ -107,7 +126,6 @@ export function createHeatmap(container, options) {
     rowGroups.push(rowGroup);
     for (let j = 0; j < cols; j += 1) {
       const cell = svgElement('rect', {
-        x: left + j * CELL, y: top + i * CELL, width: CELL, height: CELL,
         role: 'gridcell', 'aria-colindex': j + 1, tabindex: -1, class: 'heatmap-cell',
         'data-row': i, 'data-col': j,
       }, rowGroup);
@@ -118,27 +136,78 @@ export function createHeatmap(container, options) {
   // Printed values sit in their own layer above the cells and ignore the pointer,
   // so hovering a number still hovers its cell.
   const valueLayer = svgElement('g', { 'aria-hidden': 'true', class: 'heatmap-values' }, svg);
-  for (let i = 0; i < rows; i += 1) {
-    for (let j = 0; j < cols; j += 1) {
-      cellTexts.push(svgElement('text', {
-        x: left + j * CELL + CELL / 2, y: top + i * CELL + CELL / 2,
-        'text-anchor': 'middle', 'dominant-baseline': 'central', class: 'heatmap-value',
-      }, valueLayer));
-    }
+  for (let i = 0; i < rows * cols; i += 1) {
+    cellTexts.push(svgElement('text', { 'text-anchor': 'middle', 'dominant-baseline': 'central', class: 'heatmap-value' }, valueLayer));
   }
-  const rowOutline = svgElement('rect', {
-    x: left - 1, width: cols * CELL + 2, height: CELL, class: 'heatmap-row-highlight', visibility: 'hidden', 'aria-hidden': 'true',
-  }, svg);
+  const rowOutline = svgElement('rect', { class: 'heatmap-row-highlight', visibility: 'hidden', 'aria-hidden': 'true' }, svg);
   // Two nested outlines, dark and light, so the focused cell stands out on any palette colour.
   const focusRing = svgElement('g', { class: 'heatmap-focus-ring', visibility: 'hidden', 'aria-hidden': 'true' }, svg);
-  svgElement('rect', { x: 0, y: 0, width: CELL, height: CELL, class: 'heatmap-focus-outer' }, focusRing);
-  svgElement('rect', { x: 2.5, y: 2.5, width: CELL - 5, height: CELL - 5, class: 'heatmap-focus-inner' }, focusRing);
+  const focusOuter = svgElement('rect', { x: 0, y: 0, class: 'heatmap-focus-outer' }, focusRing);
+  const focusInner = svgElement('rect', { x: 2.5, y: 2.5, class: 'heatmap-focus-inner' }, focusRing);
 
   // The cell under the pointer gets an outline of its own, so the eye finds the cell the
   // readout below is talking about.
-  const hoverRing = svgElement('rect', {
-    width: CELL - 2, height: CELL - 2, class: 'heatmap-hover-ring', visibility: 'hidden', 'aria-hidden': 'true',
-  }, svg);
+  const hoverRing = svgElement('rect', { class: 'heatmap-hover-ring', visibility: 'hidden', 'aria-hidden': 'true' }, svg);
+
+  // ---- Layout: cell size and margins for the width the map is given -----------------------
+  let valueChars = 4; // the longest printed value the layout has room for ("0.95")
+  let text = estimateText({ rowLabels, colLabels, rowNotes, rem: DEFAULT_REM, valueChars });
+  let layout = null;
+  let fittedWidth = 0;
+  const cellX = (j) => layout.left + j * layout.cell;
+  const cellY = (i) => layout.top + i * layout.cell;
+
+  function applyLayout(width) {
+    const next = heatmapLayout({ rows, cols, hasNotes: Boolean(rowNotes), width, text: { ...text, valueChars } });
+    fittedWidth = width;
+    if (layout && ['left', 'top', 'cell', 'width', 'height', 'gap', 'label'].every((k) => next[k] === layout[k])) return;
+    layout = next;
+    const { cell } = layout;
+    svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
+    svg.setAttribute('width', layout.width);
+    svg.setAttribute('height', layout.height);
+    placeHeatmapLabels(labelNodes, { rows, cols }, layout);
+    for (let i = 0; i < rows; i += 1) {
+      for (let j = 0; j < cols; j += 1) {
+        const index = i * cols + j;
+        const attributes = { x: cellX(j), y: cellY(i), width: cell, height: cell };
+        for (const [name, value] of Object.entries(attributes)) cells[index].setAttribute(name, value);
+        cellTexts[index].setAttribute('x', cellX(j) + cell / 2);
+        cellTexts[index].setAttribute('y', cellY(i) + cell / 2);
+      }
+    }
+    rowOutline.setAttribute('x', layout.left - 1);
+    rowOutline.setAttribute('width', cols * cell + 2);
+    rowOutline.setAttribute('height', cell);
+    focusOuter.setAttribute('width', cell);
+    focusOuter.setAttribute('height', cell);
+    focusInner.setAttribute('width', cell - 5);
+    focusInner.setAttribute('height', cell - 5);
+    hoverRing.setAttribute('width', cell - 2);
+    hoverRing.setAttribute('height', cell - 2);
+    placeRings();
+  }
+
+  const start = fitChart(frame, {
+    fallback: { width: Infinity, rem: DEFAULT_REM },
+    measure: ({ width, rem }) => {
+      const measured = measureHeatmapText(labelNodes, cellTexts[0], estimateText({ rowLabels, colLabels, rowNotes, rem, valueChars }));
+      // The widest printed value, per character, at the size the page draws it.
+      let digit = 0;
+      for (const node of cellTexts) {
+        const chars = node.textContent.length;
+        if (chars) digit = Math.max(digit, node.getComputedTextLength() / chars);
+      }
+      return { width, text: digit ? { ...measured, digit } : measured };
+    },
+    apply: ({ width, text: measured }) => {
+      text = measured;
+      layout = null; // the text may have changed size: place everything again
+      applyLayout(width);
+    },
+  });
+  text = estimateText({ rowLabels, colLabels, rowNotes, rem: start.rem, valueChars });
+  applyLayout(start.width);
 
   if (options.legend) drawLegend(wrapper, options.legend, domain);
 
@@ -146,10 +215,17 @@ export function createHeatmap(container, options) {
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
   svg.setAttribute('aria-describedby', readoutId);
 
-  let current = null;
-  let focused = { row: 0, col: 0 };
-  let hovered = null;
-  let highlightedRow = null;
+
+  /** Puts the focus ring, the hover ring and the row outline on their cells (writes only). */
+  function placeRings() {
+    if (!layout) return;
+    if (focusShown) focusRing.setAttribute('transform', `translate(${cellX(focused.col)} ${cellY(focused.row)})`);
+    if (hovered) {
+      hoverRing.setAttribute('x', cellX(hovered.col) + 1);
+      hoverRing.setAttribute('y', cellY(hovered.row) + 1);
+    }
+    if (highlightedRow !== null) rowOutline.setAttribute('y', cellY(highlightedRow));
+  }
 
   function describe(i, j) {
     const value = current ? entry(current, i, j) : null;
@@ -162,9 +238,8 @@ export function createHeatmap(container, options) {
   function showReadout() {
     const focusInside = wrapper.contains(document.activeElement);
     const target = lastInput === 'focus' && focusInside ? focused : hovered ?? (focusInside ? focused : null);
-    readout.textContent = target
-      ? describe(target.row, target.col)
-      : idleText;
+    const said = target ? describe(target.row, target.col) : idleText;
+    if (readout.textContent !== said) readout.textContent = said;
   }
 
   function setTabStop(i, j) {
@@ -202,11 +277,13 @@ export function createHeatmap(container, options) {
     if (!cell) return;
     setTabStop(Number(cell.dataset.row), Number(cell.dataset.col));
     lastInput = 'focus';
-    focusRing.setAttribute('transform', `translate(${cell.getAttribute('x')} ${cell.getAttribute('y')})`);
+    focusShown = true;
+    placeRings();
     focusRing.setAttribute('visibility', 'visible');
     showReadout();
   });
   wrapper.addEventListener('focusout', () => {
+    focusShown = false;
     focusRing.setAttribute('visibility', 'hidden');
     // Focus may be moving to another cell; read the readout after it lands.
     queueMicrotask(showReadout);
@@ -216,8 +293,7 @@ export function createHeatmap(container, options) {
     if (!cell) return;
     hovered = { row: Number(cell.dataset.row), col: Number(cell.dataset.col) };
     lastInput = 'pointer';
-    hoverRing.setAttribute('x', Number(cell.getAttribute('x')) + 1);
-    hoverRing.setAttribute('y', Number(cell.getAttribute('y')) + 1);
+    placeRings();
     hoverRing.setAttribute('visibility', 'visible');
     cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
     cell.classList.add('heatmap-cell-hovered');
@@ -250,28 +326,39 @@ export function createHeatmap(container, options) {
         throw new Error(`heatmap: expected a ${rows}×${cols} matrix, got ${shape.rows}×${shape.cols}`);
       }
       current = matrix;
+      let longest = valueChars;
       for (let i = 0; i < rows; i += 1) {
         for (let j = 0; j < cols; j += 1) {
           const index = i * cols + j;
           const value = entry(matrix, i, j);
-          const cell = cells[index];
-          const text = cellTexts[index];
           const name = describe(i, j);
-          cell.setAttribute('aria-label', name);
-          cell.firstChild.textContent = name;
-          if (value === null) {
-            cell.removeAttribute('fill');
-            cell.classList.add('heatmap-cell-empty');
-            text.textContent = '';
-            continue;
+          const fill = value === null ? null : interpolateViridis(toUnit(value));
+          const printed = value === null ? '' : formatCell(value);
+          // The ink with the better WCAG contrast on this fill (see contrast.js).
+          const ink = fill === null ? null : inkFor(fill);
+          const was = shown[index];
+          if (was.name !== name) {
+            cells[index].setAttribute('aria-label', name);
+            cells[index].firstChild.textContent = name;
           }
-          const t = toUnit(value);
-          cell.classList.remove('heatmap-cell-empty');
-          cell.setAttribute('fill', interpolateViridis(t));
-          text.textContent = formatCell(value);
-          // Viridis turns light above about 0.6: switch the printed value to dark ink there.
-          text.classList.toggle('heatmap-value-on-light', t > 0.6);
+          if (was.fill !== fill) {
+            if (fill === null) cells[index].removeAttribute('fill');
+            else cells[index].setAttribute('fill', fill);
+            if ((was.fill === null) !== (fill === null)) cells[index].classList.toggle('heatmap-cell-empty', fill === null);
+          }
+          if (was.printed !== printed) cellTexts[index].textContent = printed;
+          if (was.ink !== ink) {
+            if (was.ink && was.ink !== 'light') cellTexts[index].classList.remove(INK_CLASSES[was.ink]);
+            if (ink && ink !== 'light') cellTexts[index].classList.add(INK_CLASSES[ink]);
+          }
+          shown[index] = { name, fill, printed, ink };
+          longest = Math.max(longest, printed.length);
         }
+      }
+      // A value longer than the cells were sized for: size them again (no layout is read).
+      if (longest > valueChars) {
+        valueChars = longest;
+        applyLayout(fittedWidth);
       }
       showReadout();
     },
@@ -299,7 +386,7 @@ export function createHeatmap(container, options) {
       }
       rowGroups[index].setAttribute('aria-selected', 'true');
       rowLabelNodes[index].classList.add('heatmap-row-label-current');
-      rowOutline.setAttribute('y', top + index * CELL);
+      placeRings();
       rowOutline.setAttribute('visibility', 'visible');
       // Keep the single tab stop on the highlighted row, unless the user is inside the grid.
       if (!wrapper.contains(document.activeElement)) setTabStop(index, focused.col);
