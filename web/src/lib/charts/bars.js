@@ -1,15 +1,29 @@
 // A labelled bar chart of one vector (e.g. the weights of one query row), with every
-// value printed next to its bar. Horizontal bars read best on narrow screens.
+// value printed next to its bar. Horizontal bars read best on narrow screens. The chart is
+// drawn in CSS px for the width it gets (see fit.js): the bars take the width the labels and
+// printed values leave, so the text keeps its size on a phone and grows with the reader's
+// text size. update() writes only the attributes and texts whose values changed.
 
 import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
 import { svgElement, htmlElement } from '../dom/elements.js';
+import { DEFAULT_REM, fitChart } from './fit.js';
 
-const BAR = 22; // thickness of one bar (viewBox units)
-const PITCH = 28; // distance between bars
-const LENGTH = 220; // longest bar
-const FONT = 13;
-const CHAR = 7.5;
+const MAX_WIDTH_REM = 26;
+const MAX_LENGTH = 220; // longest bar, px, on a wide screen
+const MIN_LENGTH = 60;
+const CHAR_EM = 0.62; // a generous character width, as a share of the font size
+const VERTICAL = { BAR: 22, PITCH: 28, LENGTH: 110 }; // the vertical layout keeps fixed sizes
+
+/** Sets attributes on a node only where they differ from what it has (cached in `was`). */
+function write(node, was, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    if (was[name] !== value) {
+      node.setAttribute(name, value);
+      was[name] = value;
+    }
+  }
+}
 
 /**
  * @param {HTMLElement} container
@@ -30,42 +44,122 @@ export function createBars(container, options) {
   } = options;
   const names = options.names ?? labels;
   const horizontal = orientation === 'horizontal';
-  const longest = Math.max(...labels.map((s) => s.length)) * CHAR;
-  const valueRoom = (options.valueChars ?? 6) * CHAR; // "0.734" printed past the end of the bar
-
-  const labelRoom = horizontal ? longest + 8 : FONT + 12;
-  const width = horizontal ? labelRoom + LENGTH + valueRoom : labels.length * PITCH + 8;
-  const height = horizontal ? labels.length * PITCH : LENGTH / 2 + FONT * 2 + longest;
-  const barLength = horizontal ? LENGTH : LENGTH / 2;
+  const valueChars = options.valueChars ?? 6; // "0.734" printed past the end of the bar
 
   const wrapper = htmlElement('div', { class: `bars bars-${orientation}` }, null, container);
-  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height}`, role: 'list', 'aria-label': label, class: 'bars-svg' }, wrapper);
+  const svg = svgElement('svg', { role: 'list', 'aria-label': label, class: 'bars-svg' }, wrapper);
 
   const items = labels.map((text, i) => {
     const group = svgElement('g', { role: 'listitem', class: 'bar' }, svg);
-    let track;
-    let labelNode;
-    if (horizontal) {
-      const y = i * PITCH + (PITCH - BAR) / 2;
-      labelNode = svgElement('text', { x: labelRoom - 8, y: y + BAR / 2, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'bar-label' }, group);
-      track = svgElement('rect', { x: labelRoom, y, width: barLength, height: BAR, class: 'bar-track' }, group);
-    } else {
-      const x = 4 + i * PITCH + (PITCH - BAR) / 2;
-      const base = FONT * 1.5 + barLength;
-      labelNode = svgElement('text', {
-        x: x + BAR / 2, y: base + 6, transform: `rotate(45 ${x + BAR / 2} ${base + 6})`, class: 'bar-label',
-      }, group);
-      track = svgElement('rect', { x, y: FONT * 1.5, width: BAR, height: barLength, class: 'bar-track' }, group);
-    }
+    const labelNode = svgElement('text', { class: 'bar-label', 'aria-hidden': 'true' }, group);
     labelNode.textContent = text;
-    labelNode.setAttribute('aria-hidden', 'true');
-    track.setAttribute('aria-hidden', 'true');
+    const track = svgElement('rect', { class: 'bar-track', 'aria-hidden': 'true' }, group);
     const fill = svgElement('rect', { class: 'bar-fill', 'aria-hidden': 'true' }, group);
     const value = svgElement('text', { class: 'bar-value', 'aria-hidden': 'true' }, group);
-    return { group, track, fill, value, name: names[i] };
+    return {
+      group, labelNode, track, fill, value, name: names[i], index: i,
+      was: { fill: {}, value: {}, text: null, name: null, highlight: false },
+    };
   });
 
-  const toLength = scaleLinear().domain(domain).range([0, barLength]).clamp(true);
+  // ---- Layout, in px ---------------------------------------------------------------------
+  let geometry = null; // { labelRoom, barLength, pitch, bar, width, height }
+  let toLength = null;
+  let lastUpdate = null;
+
+  function layOut(width, { labelFont, valueFont, labelWidth, rem }) {
+    if (horizontal) {
+      const pitch = Math.max(28, Math.round(labelFont * 2.15));
+      const bar = pitch - 6;
+      const labelRoom = Math.ceil(labelWidth + 8);
+      const valueRoom = Math.ceil(valueChars * CHAR_EM * valueFont + 5);
+      const drawn = Math.min(width, MAX_WIDTH_REM * rem);
+      const barLength = Math.floor(Math.max(MIN_LENGTH, Math.min((MAX_LENGTH / 16) * rem, drawn - labelRoom - valueRoom)));
+      geometry = { labelRoom, barLength, pitch, bar, width: labelRoom + barLength + valueRoom, height: labels.length * pitch };
+    } else {
+      const { BAR, PITCH, LENGTH } = VERTICAL;
+      geometry = {
+        labelRoom: labelFont + 12, barLength: LENGTH, pitch: PITCH, bar: BAR, labelFont,
+        width: labels.length * PITCH + 8, height: LENGTH + labelFont * 2 + labelWidth,
+      };
+    }
+    const { labelRoom, barLength, pitch, bar } = geometry;
+    svg.setAttribute('viewBox', `0 0 ${geometry.width} ${geometry.height}`);
+    svg.setAttribute('width', geometry.width);
+    svg.setAttribute('height', geometry.height);
+    items.forEach(({ labelNode, track }, i) => {
+      if (horizontal) {
+        const y = i * pitch + (pitch - bar) / 2;
+        write(labelNode, {}, { x: labelRoom - 8, y: y + bar / 2, 'text-anchor': 'end', 'dominant-baseline': 'central' });
+        write(track, {}, { x: labelRoom, y, width: barLength, height: bar });
+      } else {
+        const x = 4 + i * pitch + (pitch - bar) / 2;
+        const base = labelFont * 1.5 + barLength;
+        write(labelNode, {}, { x: x + bar / 2, y: base + 6, transform: `rotate(45 ${x + bar / 2} ${base + 6})` });
+        write(track, {}, { x, y: labelFont * 1.5, width: bar, height: barLength });
+      }
+    });
+    toLength = scaleLinear().domain(domain).range([0, barLength]).clamp(true);
+  }
+
+  const estimate = (rem) => ({
+    rem,
+    labelFont: (13 / 16) * rem,
+    valueFont: (12.5 / 16) * rem,
+    labelWidth: Math.max(...labels.map((s) => s.length)) * CHAR_EM * (13 / 16) * rem,
+  });
+  let fittedWidth = Infinity;
+  const start = fitChart(wrapper, {
+    fallback: { width: Infinity, rem: DEFAULT_REM },
+    measure: ({ width, rem }) => ({
+      width,
+      text: {
+        rem,
+        labelFont: parseFloat(getComputedStyle(items[0].labelNode).fontSize) || estimate(rem).labelFont,
+        valueFont: parseFloat(getComputedStyle(items[0].value).fontSize) || estimate(rem).valueFont,
+        labelWidth: Math.max(...items.map((item) => item.labelNode.getComputedTextLength())),
+      },
+    }),
+    apply: ({ width, text }) => {
+      fittedWidth = width;
+      layOut(width, text);
+      if (lastUpdate) draw(...lastUpdate);
+    },
+  });
+  fittedWidth = start.width;
+  layOut(fittedWidth, estimate(start.rem));
+
+  function draw(values, { highlight = null, texts = null } = {}) {
+    const { barLength, bar } = geometry;
+    items.forEach((item, i) => {
+      const v = values[i];
+      const length = toLength(v);
+      const x = Number(item.track.getAttribute('x')); // attributes, not layout: nothing is measured
+      const y = Number(item.track.getAttribute('y'));
+      if (horizontal) {
+        write(item.fill, item.was.fill, { x, y, width: length, height: bar });
+        write(item.value, item.was.value, { x: x + length + 5, y: y + bar / 2, 'dominant-baseline': 'central' });
+      } else {
+        write(item.fill, item.was.fill, { x, y: y + barLength - length, width: bar, height: length });
+        write(item.value, item.was.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
+      }
+      const text = texts?.[i] ?? null;
+      const printed = text ?? format(v);
+      if (item.was.text !== printed) {
+        item.value.textContent = printed;
+        item.was.text = printed;
+      }
+      const name = `${item.name}: ${text ?? formatExact(v)}`;
+      if (item.was.name !== name) {
+        item.group.setAttribute('aria-label', name);
+        item.was.name = name;
+      }
+      if (item.was.highlight !== (i === highlight)) {
+        item.group.classList.toggle('bar-highlight', i === highlight);
+        item.was.highlight = i === highlight;
+      }
+    });
+  }
 
   return {
     element: wrapper,
@@ -74,35 +168,10 @@ export function createBars(container, options) {
      * replaces the printed and spoken value of some bars (null entries keep the format), for a
      * value better told another way ("1 − 4.8×10⁻²⁸" for a weight that rounds to 1).
      */
-    update(values, { highlight = null, texts = null } = {}) {
+    update(values, extras = {}) {
       if (values.length !== items.length) throw new Error(`bars: expected ${items.length} values, got ${values.length}`);
-      items.forEach((item, i) => {
-        const v = values[i];
-        const length = toLength(v);
-        const x = Number(item.track.getAttribute('x'));
-        const y = Number(item.track.getAttribute('y'));
-        if (horizontal) {
-          item.fill.setAttribute('x', x);
-          item.fill.setAttribute('y', y);
-          item.fill.setAttribute('width', length);
-          item.fill.setAttribute('height', BAR);
-          item.value.setAttribute('x', x + length + 5);
-          item.value.setAttribute('y', y + BAR / 2);
-          item.value.setAttribute('dominant-baseline', 'central');
-        } else {
-          item.fill.setAttribute('x', x);
-          item.fill.setAttribute('y', y + barLength - length);
-          item.fill.setAttribute('width', BAR);
-          item.fill.setAttribute('height', length);
-          item.value.setAttribute('x', x + BAR / 2);
-          item.value.setAttribute('y', y + barLength - length - 4);
-          item.value.setAttribute('text-anchor', 'middle');
-        }
-        const text = texts?.[i] ?? null;
-        item.value.textContent = text ?? format(v);
-        item.group.setAttribute('aria-label', `${item.name}: ${text ?? formatExact(v)}`);
-        item.group.classList.toggle('bar-highlight', i === highlight);
-      });
+      lastUpdate = [Array.from(values), extras];
+      draw(values, extras);
     },
   };
 }

@@ -8,10 +8,30 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
+import { DEFAULT_REM, fitChart } from './fit.js';
 
-const WIDTH = 480;
-const HEIGHT = 280;
-const DEFAULT_MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
+// The plot is drawn in CSS px for the width it gets (see fit.js), no wider than MAX_WIDTH_REM,
+// and its margins are sized around its text, so tick labels keep their size on a phone and
+// grow with the reader's text size.
+const MAX_WIDTH_REM = 34;
+const ASPECT = 280 / 480; // height : width on a wide screen
+const MIN_HEIGHT_REM = 13; // a phone's plot keeps room for its curves
+const CHAR_EM = 0.62; // a generous character width, as a share of the font size
+
+/** The drawing's size and margins (px) for `width` px and text sizes { tick, title, rem } (px). */
+function plotFrame(width, { tick, title, rem }, yTickChars, xTickChars, minLeft = 0) {
+  const w = Math.min(width, MAX_WIDTH_REM * rem);
+  return {
+    width: w,
+    height: Math.round(Math.max(w * ASPECT, MIN_HEIGHT_REM * rem)),
+    margin: {
+      top: Math.ceil(Math.max(18, tick * 1.7)),
+      right: Math.ceil(Math.max(18, (xTickChars * CHAR_EM * tick) / 2 + 4)),
+      bottom: Math.ceil(tick * 1.6 + 5 + title * 1.7 + 4),
+      left: Math.ceil(Math.max(minLeft, title * 1.5 + 10 + yTickChars * CHAR_EM * tick)),
+    },
+  };
+}
 
 /** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]: the finest such step that gives at most `count` intervals. */
 export function linearTicks(low, high, count = 5) {
@@ -57,7 +77,8 @@ const SCALES = {
  *   y scale, the data's positive range widened to whole powers of ten
  * @param {(v: number) => string} [options.formatX]
  * @param {(v: number) => string} [options.formatY]  default on a log10 y scale: formatPowerOfTen
- * @param {number} [options.marginLeft]  room for the y tick labels (default 56), e.g. wider ones with units ("100 µs")
+ * @param {number} [options.marginLeft]  least room for the y tick labels, px (the plot sizes it from its
+ *   ticks' text anyway, e.g. wider ones with units ("100 µs"))
  * @param {string} [options.exportName]  name in the figure's Export menu (default: label); every
  *   plot registers itself there as a picture and as its data series (see ../export/registry.js)
  */
@@ -68,42 +89,66 @@ export function createPlot(container, options) {
     formatY = yScale === 'log10' ? formatPowerOfTen : (v) => formatSignificant(v, 3),
   } = options;
   if (!SCALES[xScale] || !SCALES[yScale] || yScale === 'log2') throw new Error(`plot: unknown scale ${xScale}/${yScale}`);
-  const MARGIN = { ...DEFAULT_MARGIN, left: options.marginLeft ?? DEFAULT_MARGIN.left };
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+  // Set by draw() for the width and text size of the moment.
+  let WIDTH = 480;
+  let HEIGHT = 280;
+  let MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
+  let plotWidth = 0;
+  let plotHeight = 0;
+  let textSize = { tick: 11, title: 12.5, rem: DEFAULT_REM };
+  let available = Infinity;
 
   const wrapper = htmlElement('div', { class: 'plot' }, null, container);
-  const svg = svgElement('svg', { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'img', 'aria-label': label, class: 'plot-svg' }, wrapper);
+  const svg = svgElement('svg', { role: 'img', 'aria-label': label, class: 'plot-svg' }, wrapper);
   const axes = svgElement('g', { class: 'plot-axes', 'aria-hidden': 'true' }, svg);
   const lines = svgElement('g', { class: 'plot-lines', 'aria-hidden': 'true' }, svg);
   const markerGroup = svgElement('g', { class: 'plot-marker', 'aria-hidden': 'true', visibility: 'hidden' }, svg);
-  const markerLine = svgElement('line', { y1: MARGIN.top, y2: MARGIN.top + plotHeight }, markerGroup);
-  const markerText = svgElement('text', { y: MARGIN.top - 5, 'text-anchor': 'middle', class: 'plot-marker-label' }, markerGroup);
+  const markerLine = svgElement('line', {}, markerGroup);
+  const markerText = svgElement('text', { 'text-anchor': 'middle', class: 'plot-marker-label' }, markerGroup);
   const pointGroup = svgElement('g', { class: 'plot-points', 'aria-hidden': 'true' }, svg);
   const legend = htmlElement('ul', { class: 'plot-legend' }, null, wrapper);
 
-  svgElement('text', {
-    x: MARGIN.left + plotWidth / 2, y: HEIGHT - 6, 'text-anchor': 'middle', class: 'plot-axis-title',
-  }, svg).textContent = xLabel;
-  svgElement('text', {
-    x: 14, y: MARGIN.top + plotHeight / 2, 'text-anchor': 'middle', class: 'plot-axis-title',
-    transform: `rotate(-90 14 ${MARGIN.top + plotHeight / 2})`,
-  }, svg).textContent = yLabel;
+  const xTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
+  xTitle.textContent = xLabel;
+  const yTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
+  yTitle.textContent = yLabel;
+
+  /** Sizes the drawing for the ticks it will print (writes only). */
+  function frameFor(yTickTexts, xTickTexts) {
+    const chars = (texts) => Math.max(1, ...texts.map((t) => t.length));
+    const frame = plotFrame(available, textSize, chars(yTickTexts), chars(xTickTexts.slice(-1)), options.marginLeft);
+    ({ width: WIDTH, height: HEIGHT, margin: MARGIN } = frame);
+    plotWidth = WIDTH - MARGIN.left - MARGIN.right;
+    plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
+    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
+    svg.setAttribute('width', WIDTH);
+    svg.setAttribute('height', HEIGHT);
+    xTitle.setAttribute('x', MARGIN.left + plotWidth / 2);
+    xTitle.setAttribute('y', HEIGHT - Math.ceil(textSize.title * 0.45));
+    const titleX = Math.ceil(textSize.title * 1.05);
+    yTitle.setAttribute('x', titleX);
+    yTitle.setAttribute('y', MARGIN.top + plotHeight / 2);
+    yTitle.setAttribute('transform', `rotate(-90 ${titleX} ${MARGIN.top + plotHeight / 2})`);
+    markerLine.setAttribute('y1', MARGIN.top);
+    markerLine.setAttribute('y2', MARGIN.top + plotHeight);
+    markerText.setAttribute('y', MARGIN.top - 5);
+  }
 
   let x = null; // value → pixel, set by update()
   let xRange = null;
 
-  function drawAxes(xLow, xHigh, yLow, yHigh, y) {
+  function drawAxes(xTicks, yTicks, y) {
     axes.replaceChildren();
     svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
     svgElement('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
-    const xTicks = SCALES[xScale].ticks(xLow, xHigh);
     for (const t of xTicks) {
       const px = x(t);
       svgElement('line', { x1: px, x2: px, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight + 5, class: 'plot-axis' }, axes);
-      svgElement('text', { x: px, y: MARGIN.top + plotHeight + 18, 'text-anchor': 'middle', class: 'plot-tick' }, axes).textContent = formatX(t);
+      svgElement('text', {
+        x: px, y: Math.round(MARGIN.top + plotHeight + 6 + textSize.tick * 1.1), 'text-anchor': 'middle', class: 'plot-tick',
+      }, axes).textContent = formatX(t);
     }
-    for (const t of SCALES[yScale].ticks(yLow, yHigh)) {
+    for (const t of yTicks) {
       const py = y(t);
       svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: py, y2: py, class: 'plot-grid' }, axes);
       svgElement('text', { x: MARGIN.left - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' }, axes).textContent = formatY(t);
@@ -144,6 +189,27 @@ export function createPlot(container, options) {
     },
   });
 
+  let lastDrawing = null; // the last update()'s argument, drawn again when the size changes
+  const start = fitChart(wrapper, {
+    fallback: { width: Infinity, rem: DEFAULT_REM },
+    measure: ({ width, rem }) => ({
+      width,
+      text: {
+        rem,
+        tick: parseFloat(getComputedStyle(markerText).fontSize) || (11 / 16) * rem,
+        title: parseFloat(getComputedStyle(xTitle).fontSize) || (12.5 / 16) * rem,
+      },
+    }),
+    apply: ({ width, text }) => {
+      available = width;
+      textSize = text;
+      if (lastDrawing) draw(lastDrawing);
+    },
+  });
+  available = start.width;
+  textSize = { rem: start.rem, tick: (11 / 16) * start.rem, title: (12.5 / 16) * start.rem };
+  frameFor(['0.00'], ['0']);
+
   return {
     element: wrapper,
 
@@ -155,7 +221,19 @@ export function createPlot(container, options) {
      * (placement 'below-right' or 'above-left' of the dot);
      * yDomain: overrides the plot's y range for this drawing (e.g. when the data's scale changes).
      */
-    update({ series, marker = null, points = [], yDomain: domainNow = yDomain }) {
+    update(drawing) {
+      lastDrawing = drawing;
+      draw(drawing);
+    },
+
+    /** Moves only the marker, leaving the series as they are. */
+    setMarker(marker) {
+      if (lastDrawing) lastDrawing = { ...lastDrawing, marker };
+      placeMarker(marker);
+    },
+  };
+
+  function draw({ series, marker = null, points = [], yDomain: domainNow = yDomain }) {
       drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
       const allX = series.flatMap((s) => Array.from(s.x));
       const allY = series.flatMap((s) => Array.from(s.y)).filter(Number.isFinite);
@@ -164,11 +242,14 @@ export function createPlot(container, options) {
       const logLow = positiveY.length ? Math.floor(Math.log10(Math.min(...positiveY))) : 0;
       const logHigh = positiveY.length ? Math.max(logLow + 1, Math.ceil(Math.log10(Math.max(...positiveY)))) : 1;
       const [yLow, yHigh] = domainNow ?? (yScale === 'log10' ? [10 ** logLow, 10 ** logHigh] : [0, Math.max(...allY) || 1]);
+      const xTicks = SCALES[xScale].ticks(xLow, xHigh);
+      const yTicks = SCALES[yScale].ticks(yLow, yHigh);
+      frameFor(yTicks.map(formatY), xTicks.map(formatX));
       x = SCALES[xScale].scale().domain([xLow, xHigh]).range([MARGIN.left, MARGIN.left + plotWidth]);
       const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([MARGIN.top + plotHeight, MARGIN.top]);
       xRange = [xLow, xHigh];
 
-      drawAxes(xLow, xHigh, yLow, yHigh, y);
+      drawAxes(xTicks, yTicks, y);
       lines.replaceChildren();
       legend.replaceChildren();
       drawnPaths = [];
@@ -186,7 +267,7 @@ export function createPlot(container, options) {
           const text = labelOf.get(xv);
           if (text) {
             svgElement('text', {
-              x: x(xv).toFixed(2), y: (y(yv) - 9).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
+              x: x(xv).toFixed(2), y: (y(yv) - 4 - textSize.tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
             }, lines).textContent = text;
           }
         }
@@ -207,17 +288,11 @@ export function createPlot(container, options) {
           const placement = point.placement ?? (px < MARGIN.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
           const right = placement === 'below-right';
           svgElement('text', {
-            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 16 : -9)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
+            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + textSize.tick : -4 - textSize.tick * 0.5)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
             class: 'plot-annotation-label',
           }, pointGroup).textContent = point.label;
         }
       }
       placeMarker(marker);
-    },
-
-    /** Moves only the marker, leaving the series as they are. */
-    setMarker(marker) {
-      placeMarker(marker);
-    },
-  };
+  }
 }
