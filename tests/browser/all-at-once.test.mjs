@@ -26,6 +26,18 @@ async function cellValues(grid, row) {
   return names.map(trailingNumber);
 }
 
+// A map fits the phone's screen, or (when its printed values need more room than the screen
+// has at the 11 px floor) it scrolls inside its own frame, a named tab stop.
+async function fitsOrScrollsInItsFrame(grid, screenWidth) {
+  return grid.evaluate((svg, width) => {
+    const box = svg.getBoundingClientRect();
+    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
+    const region = svg.closest('[role=region]');
+    return (box.x >= 0 && box.right <= width)
+      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+  }, screenWidth);
+}
+
 test('three matrices with their shapes: scores 8 × 8, weights 8 × 8, output 8 × 16 with feature columns', async () => {
   const { page, problems } = await session.openPage();
   const view = allAtOnceFigure(page);
@@ -134,8 +146,7 @@ test('at 375 px the page does not scroll sideways; the wide output scrolls insid
   assert.ok(clientWidth <= 375, `the scroll box is ${clientWidth}px wide`);
   assert.ok(scrollWidth > clientWidth, 'the output matrix keeps readable cells and scrolls inside its box');
   for (const grid of [view.scores, view.weights]) {
-    const box = await grid.boundingBox();
-    assert.ok(box.x >= 0 && box.x + box.width <= 375, `a square map fits the screen (${box.width}px)`);
+    assert.ok(await fitsOrScrollsInItsFrame(grid, 375), 'a square map fits the screen or scrolls inside its frame');
   }
   assert.deepEqual(problems, []);
 });

@@ -91,12 +91,14 @@ test('plot: series, legend, log2 axis and marker', async () => {
     const svg = document.querySelector('svg[role=img]');
     const marker = svg.querySelector('.plot-marker');
     const markerX = Number(marker.querySelector('line').getAttribute('x1'));
+    const xAxis = svg.querySelector('.plot-axes line'); // the x axis spans the plot area
+    const area = [Number(xAxis.getAttribute('x1')), Number(xAxis.getAttribute('x2'))];
     plot.setMarker({ x: 4096 });
     return {
       name: svg.getAttribute('aria-label'),
       paths: svg.querySelectorAll('path.plot-line').length,
       legend: [...document.querySelectorAll('.plot-legend li')].map((li) => li.textContent),
-      markerX,
+      markerX, area,
       markerHiddenOutside: marker.getAttribute('visibility'),
       ticks: [...svg.querySelectorAll('.plot-tick')].map((t) => t.textContent),
     };
@@ -104,8 +106,10 @@ test('plot: series, legend, log2 axis and marker', async () => {
   assert.equal(result.name, 'test plot');
   assert.equal(result.paths, 2);
   assert.deepEqual(result.legend, ['unscaled', 'scaled']);
-  // 64 = 2^6 sits at 5/9 of the way from 2^1 to 2^10 on a log2 axis (plot area 56…462).
-  assert.ok(Math.abs(result.markerX - (56 + (5 / 9) * 406)) < 0.5, `marker at ${result.markerX}`);
+  // 64 = 2^6 sits at 5/9 of the way from 2^1 to 2^10 on a log2 axis.
+  const [left, right] = result.area;
+  assert.ok(right - left > 300, `a plot area ${left}…${right} px wide on a desktop`);
+  assert.ok(Math.abs(result.markerX - (left + (5 / 9) * (right - left))) < 0.5, `marker at ${result.markerX}, area ${left}…${right}`);
   assert.equal(result.markerHiddenOutside, 'hidden');
   assert.ok(result.ticks.includes('32') && result.ticks.includes('512'));
   assert.deepEqual(errors, []);

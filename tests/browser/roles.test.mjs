@@ -37,6 +37,18 @@ async function printedValues(grid) {
   return grid.locator('.heatmap-values text').allTextContents();
 }
 
+// A map fits the phone's screen, or (when its printed values need more room than the screen
+// has at the 11 px floor) it scrolls inside its own frame, a named tab stop.
+async function fitsOrScrollsInItsFrame(grid, screenWidth) {
+  return grid.evaluate((svg, width) => {
+    const box = svg.getBoundingClientRect();
+    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
+    const region = svg.closest('[role=region]');
+    return (box.x >= 0 && box.right <= width)
+      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+  }, screenWidth);
+}
+
 test('by default the encoder role shows a full 8 × 8 map whose rows sum to 1', async () => {
   const { page, problems } = await session.openPage();
   const view = rolesFigure(page);
@@ -159,8 +171,7 @@ test('the figure fits a 375 px phone screen without sideways scrolling', async (
     await radio.check();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
-    const box = await view.grid.boundingBox();
-    assert.ok(box.x >= 0 && box.x + box.width <= 375, `the map fits (${box.width}px)`);
+    assert.ok(await fitsOrScrollsInItsFrame(view.grid, 375), 'the map fits the screen or scrolls inside its frame');
   }
   assert.deepEqual(problems, []);
 });

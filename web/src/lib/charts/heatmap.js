@@ -209,7 +209,8 @@ export function createHeatmap(container, options) {
   text = estimateText({ rowLabels, colLabels, rowNotes, rem: start.rem, valueChars });
   applyLayout(start.width);
 
-  if (options.legend) drawLegend(wrapper, options.legend, domain);
+  // The legend scrolls with its map (and stays the map's sibling, where readers of the DOM look).
+  if (options.legend) drawLegend(frame, options.legend, domain);
 
   const readoutId = uniqueId('heatmap-readout');
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
