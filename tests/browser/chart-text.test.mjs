@@ -1,0 +1,172 @@
+// Chart text reads well everywhere (issue 10, items 5 and 6):
+// - every visible chart label has a WCAG contrast of at least 4.5:1 with the fill behind it,
+//   in the light and the dark theme, at the figures' defaults and at extreme settings (axe
+//   leaves text on SVG fills "incomplete", so the contrast is computed here, in the page);
+// - chart text is at least 11 px on screen at 320, 375 and 1280 px;
+// - at 200 % text it grows, and the by-hand fields never run under their labels or the tabs.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DESKTOP, PHONE, useBrowser } from './harness.mjs';
+
+const session = useBrowser();
+
+const MIN_CONTRAST = 4.5;
+const MIN_TEXT_PX = 11;
+// Extreme settings, two links: the sharpest and the flattest τ, eight heads (first and last
+// drawn large), the causal and the cross-attention masks, and the mistakes that move the map most.
+const SETTINGS = [
+  '?temperature.tau=0.01&heads.k=3&heads.head=7&roles.kind=decoder&mistakes.kind=wrong-axis&lookup.tie=1&all-at-once.query=0',
+  '?temperature.tau=100&heads.k=3&heads.head=0&roles.kind=cross&mistakes.kind=no-scale&map.query=0',
+];
+
+// In the page: every visible chart text, the ink it is drawn in and the colour behind it
+// (the halo it is drawn on, or the first opaque fill or background under its middle).
+function contrastPairs() {
+  const parse = (colour) => {
+    const m = colour.match(/rgba?\(([\d.]+),?\s*([\d.]+),?\s*([\d.]+)(?:\s*[,/]\s*([\d.]+))?\)/);
+    return m ? [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])] : null;
+  };
+  const channel = (c) => { const s = c / 255; return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const over = (top, bottom) => top.slice(0, 3).map((c, i) => c * top[3] + bottom[i] * (1 - top[3])).concat(1);
+  const paintOf = (element) => {
+    const style = getComputedStyle(element);
+    if (element instanceof SVGElement) {
+      if (!(element instanceof SVGGeometryElement) || element.tagName === 'line') return null;
+      const fill = parse(style.fill);
+      return fill && fill[3] > 0 && Number(style.fillOpacity) > 0 ? [...fill.slice(0, 3), fill[3] * Number(style.fillOpacity)] : null;
+    }
+    const background = parse(style.backgroundColor);
+    return background && background[3] > 0 ? background : null;
+  };
+  const backgroundAt = (x, y, text) => {
+    const layers = [];
+    for (const element of document.elementsFromPoint(x, y)) {
+      if (element === text || element.tagName === 'text' || element.tagName === 'tspan') continue;
+      const paint = paintOf(element);
+      if (!paint) continue;
+      layers.push(paint);
+      if (paint[3] >= 1) break;
+    }
+    return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
+  };
+  const pairs = [];
+  for (const text of document.querySelectorAll('svg text')) {
+    if (!text.textContent.trim() || text.closest('[hidden]')) continue;
+    const style = getComputedStyle(text);
+    if (style.visibility === 'hidden' || style.display === 'none') continue;
+    text.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const box = text.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const ink = parse(style.fill);
+    const halo = parse(style.stroke);
+    const haloed = style.paintOrder.startsWith('stroke') && halo && halo[3] >= 1 && parseFloat(style.strokeWidth) >= 2;
+    const behind = haloed ? halo : backgroundAt(box.x + box.width / 2, box.y + box.height / 2, text);
+    const inkOnBehind = over(ink, behind);
+    const [a, b] = [luminance(inkOnBehind), luminance(behind)];
+    pairs.push({
+      ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05),
+      where: `${text.closest('[data-figure]')?.dataset.figure} .${text.getAttribute('class')} "${text.textContent}" ${style.fill} on rgb(${behind.slice(0, 3).map(Math.round)})`,
+    });
+  }
+  return pairs;
+}
+
+// In the page: each visible chart text's size on screen, in px (its font size times the scale
+// from its SVG's units to the screen).
+function renderedTextSizes() {
+  const sizes = [];
+  for (const text of document.querySelectorAll('svg text')) {
+    if (!text.textContent.trim()) continue;
+    const matrix = text.getScreenCTM();
+    const box = text.getBoundingClientRect();
+    if (!matrix || box.width === 0 || getComputedStyle(text).visibility === 'hidden') continue;
+    sizes.push({
+      px: parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b),
+      where: `${text.closest('[data-figure]')?.dataset.figure} .${text.getAttribute('class')} "${text.textContent}"`,
+      key: `${text.closest('[data-figure]')?.dataset.figure}|${text.getAttribute('class')}|${text.textContent}`,
+    });
+  }
+  return sizes;
+}
+
+// In the page: the by-hand fields, their names and axis labels and the step tabs that overlap.
+function byHandOverlaps() {
+  const figure = document.querySelector('[data-figure="by-hand"]');
+  const boxes = [...figure.querySelectorAll('.by-hand-number, .by-hand-field-name, .by-hand-axis-label, .by-hand-tab')]
+    .map((element) => ({ element, box: element.getBoundingClientRect() }))
+    .filter(({ box }) => box.width > 0 && box.height > 0);
+  const overlaps = [];
+  const name = (e) => `${e.className} "${e.textContent || e.id}"`;
+  for (let i = 0; i < boxes.length; i += 1) {
+    for (let j = i + 1; j < boxes.length; j += 1) {
+      const [a, b] = [boxes[i].box, boxes[j].box];
+      const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+      if (overlap && !boxes[i].element.contains(boxes[j].element)) overlaps.push(`${name(boxes[i].element)} × ${name(boxes[j].element)}`);
+    }
+  }
+  return { overlaps, checked: boxes.length };
+}
+
+const nextFrames = (page) => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+test('every chart label contrasts at least 4.5:1 with the fill behind it, light and dark, at defaults and extreme settings', async () => {
+  const runs = [
+    { search: '', colorScheme: 'light' },
+    { search: '', colorScheme: 'dark' },
+    ...SETTINGS.map((search) => ({ search, colorScheme: 'light' })),
+    { search: SETTINGS[0], colorScheme: 'dark' },
+  ];
+  let checked = 0;
+  let worst = Infinity;
+  for (const { search, colorScheme } of runs) {
+    const { page, context, problems } = await session.openPage({ search, contextOptions: { ...DESKTOP, colorScheme } });
+    const pairs = await page.evaluate(contrastPairs);
+    assert.ok(pairs.length > 500, `${colorScheme} ${search}: ${pairs.length} labels checked`);
+    const low = pairs.filter((p) => !(p.ratio >= MIN_CONTRAST));
+    assert.deepEqual(low.map((p) => `${p.ratio.toFixed(2)}:1 ${p.where}`), [], `${colorScheme} ${search || 'defaults'}`);
+    checked += pairs.length;
+    worst = Math.min(worst, ...pairs.map((p) => p.ratio));
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  console.log(`# chart-text: ${checked} label/fill pairs over ${runs.length} page loads, lowest contrast ${worst.toFixed(2)}:1`);
+});
+
+test('chart text is at least 11 px on screen at 320, 375 and 1280 px; at 200 % text it grows and the by-hand fields stay clear', async () => {
+  const views = [
+    { name: '320 px', options: { ...PHONE, viewport: { width: 320, height: 640 } }, grow: false },
+    { name: '375 px', options: PHONE, grow: true },
+    { name: '1280 px', options: DESKTOP, grow: true },
+  ];
+  const report = [];
+  for (const { name, options, grow } of views) {
+    const { page, context, problems } = await session.openPage({ contextOptions: options });
+    const sizes = await page.evaluate(renderedTextSizes);
+    assert.ok(sizes.length > 500, `${name}: ${sizes.length} chart texts`);
+    const small = sizes.filter((s) => !(s.px >= MIN_TEXT_PX - 0.01));
+    assert.deepEqual(small.map((s) => `${s.px.toFixed(1)} px ${s.where}`), [], `${name}: chart text under ${MIN_TEXT_PX} px`);
+    const smallest = Math.min(...sizes.map((s) => s.px));
+    report.push(`${name}: ${sizes.length} texts, smallest ${smallest.toFixed(1)} px`);
+    if (grow) {
+      assert.deepEqual((await page.evaluate(byHandOverlaps)).overlaps, [], `${name}, 100 % text: by-hand fields and labels`);
+      // 200 % text, as the reader's browser setting gives it: the root font size doubles.
+      await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
+      await nextFrames(page);
+      const large = new Map((await page.evaluate(renderedTextSizes)).map((s) => [s.key, s.px]));
+      const before = new Map(sizes.map((s) => [s.key, s.px]));
+      const ratios = [...before].filter(([key]) => large.has(key)).map(([key, px]) => ({ key, ratio: large.get(key) / px }));
+      assert.ok(ratios.length > 0.9 * before.size, `${name}: ${ratios.length} of ${before.size} texts found again at 200 %`);
+      const notGrown = ratios.filter((r) => !(r.ratio >= 1.25));
+      assert.deepEqual(notGrown.map((r) => `${r.ratio.toFixed(2)}× ${r.key}`), [], `${name}: chart text that did not grow at 200 % text`);
+      const { overlaps, checked } = await page.evaluate(byHandOverlaps);
+      assert.ok(checked >= 30, `${name}: ${checked} by-hand fields, labels and tabs`);
+      assert.deepEqual(overlaps, [], `${name}, 200 % text: by-hand fields and labels overlap`);
+      report.push(`${name} at 200 %: smallest growth ${Math.min(...ratios.map((r) => r.ratio)).toFixed(2)}×, ${checked} by-hand boxes clear`);
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  console.log(`# chart-text: ${report.join('; ')}`);
+});
