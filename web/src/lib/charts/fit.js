@@ -14,9 +14,20 @@ import { htmlElement } from '../dom/elements.js';
 const fitted = new WeakMap(); // probe → { box, measure, apply, width, rem }
 let observer = null;
 
-// Widths and text sizes last fitted in a box, so a chart rebuilt in the same box (the heads
-// figure draws a new map for each split) starts at the right size and needs no second pass.
+// What was last fitted for a chart of one kind in one container (its width, text size and
+// measurements), so a chart rebuilt there (the heads figure draws a new map for each split)
+// starts at the right size and needs no second pass: container → signature → fit.
 const lastSeen = new WeakMap();
+
+function remembered(memo) {
+  return memo ? lastSeen.get(memo.container)?.get(memo.signature) : undefined;
+}
+
+function remember(memo, fit) {
+  if (!memo) return;
+  if (!lastSeen.has(memo.container)) lastSeen.set(memo.container, new Map());
+  lastSeen.get(memo.container).set(memo.signature, fit);
+}
 
 function onResize(entries) {
   const jobs = [];
@@ -34,25 +45,28 @@ function onResize(entries) {
     if (width === job.width && rem === job.rem) continue;
     job.width = width;
     job.rem = rem;
-    lastSeen.set(job.box, { width, rem });
     jobs.push(job);
   }
   const measured = jobs.map((job) => job.measure({ width: job.width, rem: job.rem }));
-  jobs.forEach((job, i) => job.apply(measured[i]));
+  jobs.forEach((job, i) => {
+    remember(job.memo, { width: job.width, rem: job.rem, measured: measured[i] });
+    job.apply(measured[i]);
+  });
 }
 
 /**
  * Fits a chart to `box` (an element whose width does not follow the chart's own size).
  * measure({ width, rem }) may read layout and returns what apply() needs; apply(measured)
- * only writes. Returns the size to draw at before the first report: the box's last fitted
- * size, or `fallback` ({ width, rem }).
+ * only writes. `memo` ({ container, signature }) names charts that are drawn alike.
+ * Returns what to draw with before the first report: { width, rem, measured } as last fitted
+ * for the memo (measured: what measure() returned then), or `fallback` ({ width, rem }).
  */
-export function fitChart(box, { measure, apply, fallback }) {
+export function fitChart(box, { measure, apply, fallback, memo = null }) {
   if (typeof ResizeObserver === 'undefined') return fallback;
   if (!observer) observer = new ResizeObserver(onResize);
   const probe = htmlElement('div', { class: 'chart-fit-probe', 'aria-hidden': 'true' }, null, box);
-  const start = lastSeen.get(box) ?? fallback;
-  fitted.set(probe, { box, measure, apply, width: start.width, rem: start.rem });
+  const start = remembered(memo) ?? fallback;
+  fitted.set(probe, { memo, measure, apply, width: start.width, rem: start.rem });
   observer.observe(probe, { box: 'border-box' });
   return start;
 }

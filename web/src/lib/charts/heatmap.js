@@ -190,6 +190,7 @@ export function createHeatmap(container, options) {
 
   const start = fitChart(frame, {
     fallback: { width: Infinity, rem: DEFAULT_REM },
+    memo: { container, signature: `heatmap ${rows}×${cols} ${rowLabels} ${colLabels} ${rowNotes?.title}` },
     measure: ({ width, rem }) => {
       const measured = measureHeatmapText(labelNodes, cellTexts[0], estimateText({ rowLabels, colLabels, rowNotes, rem, valueChars }));
       // The widest printed value, per character, at the size the page draws it.
@@ -206,7 +207,7 @@ export function createHeatmap(container, options) {
       applyLayout(width);
     },
   });
-  text = estimateText({ rowLabels, colLabels, rowNotes, rem: start.rem, valueChars });
+  text = start.measured?.text ?? estimateText({ rowLabels, colLabels, rowNotes, rem: start.rem, valueChars });
   applyLayout(start.width);
 
   // The legend scrolls with its map (and stays the map's sibling, where readers of the DOM look).
