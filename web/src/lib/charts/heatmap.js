@@ -162,6 +162,8 @@ export function createHeatmap(container, options) {
     fittedWidth = width;
     if (layout && ['left', 'top', 'cell', 'width', 'height', 'gap', 'label'].every((k) => next[k] === layout[k])) return;
     layout = next;
+    const scrolls = layout.width > width;
+    if (frame.classList.contains('heatmap-frame-scrolls') !== scrolls) frame.classList.toggle('heatmap-frame-scrolls', scrolls);
     const { cell } = layout;
     svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
     svg.setAttribute('width', layout.width);
