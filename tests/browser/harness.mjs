@@ -91,6 +91,9 @@ export async function renderAllFigures(page) {
   await page.evaluate(() => {
     for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
   });
+  // A chart lays itself out for its width when it is first rendered, in that frame's
+  // ResizeObserver step (lib/charts/fit.js): wait for it.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 /** Scrolls a figure into view, as a reader would, and waits until the browser has rendered it. */
