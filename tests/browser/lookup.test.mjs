@@ -125,8 +125,15 @@ test('the figure fits a 375 px phone screen without sideways scrolling', async (
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
   const view = lookupFigure(page);
-  const box = await view.grid.boundingBox();
-  assert.ok(box.width <= 375, `score map ${box.width}px wide`);
+  // The score map's signed values need more room than 375 px leaves at the 11 px text floor:
+  // it fits, or it scrolls inside its own frame, a named tab stop.
+  const fits = await view.grid.evaluate((svg) => {
+    const frame = svg.closest('.heatmap-frame');
+    const region = svg.closest('[role=region]');
+    return svg.getBoundingClientRect().width <= 375
+      || (frame.getBoundingClientRect().right <= 375 && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+  });
+  assert.ok(fits, 'the score map fits the screen or scrolls inside its frame');
   const figureBox = await view.figure.boundingBox();
   assert.ok(figureBox.x >= 0 && figureBox.x + figureBox.width <= 375, 'the figure stays on screen');
   assert.deepEqual(problems, []);
