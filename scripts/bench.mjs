@@ -94,7 +94,7 @@ function rawAttention(Q, K, V) {
   core.HEAPF64.set(V.data, base / 8 + Q.data.length + K.data.length);
   const q = base, k = base + 8 * Q.data.length, v = k + 8 * K.data.length;
   return () => {
-    core._al_attention(q, Q.rows, Q.cols, k, K.rows, K.cols, v, V.rows, V.cols, 1, 0, 0, 0, 0, 0, 0);
+    core._al_attention(q, Q.rows, Q.cols, k, K.rows, K.cols, v, V.rows, V.cols, 1, 0, 0, 0, 0, 0, 0, 0);
     core._al_release();
   };
 }

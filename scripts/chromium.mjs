@@ -17,8 +17,11 @@ const FLAGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Launches Chromium; resolves to { browser, close() }. close() also removes the temp folder. */
-export async function launchChromium() {
+/**
+ * Launches Chromium; resolves to { browser, close() }. close() also removes the temp folder.
+ * extraArgs: more command-line flags (the page benchmark turns off the frame-rate limit).
+ */
+export async function launchChromium({ extraArgs = [] } = {}) {
   const tmpDir = join(ROOT, 'build', 'tmp', `chromium-${process.pid}-${Date.now()}`);
   mkdirSync(tmpDir, { recursive: true });
   const previousTmp = process.env.TMPDIR;
@@ -27,7 +30,7 @@ export async function launchChromium() {
   try {
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
-      args: FLAGS,
+      args: [...FLAGS, ...extraArgs],
       env: { ...process.env, TMPDIR: tmpDir },
     });
   } catch (error) {

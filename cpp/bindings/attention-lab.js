@@ -159,7 +159,8 @@ const PRECISIONS = Object.freeze({
 const ELEMENT_TYPES = ['HEAPF64', 'HEAPF32']; // the core's ElementType, as heap views
 const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
 // The option names and choices of the hot calls, made once.
-const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis']);
+const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis', 'results']);
+const RESULT_SETS = Object.freeze(['all', 'output']);
 const AXES = Object.freeze(['keys', 'queries']);
 const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);
 const HEAD_SCALES = Object.freeze(['head', 'model']);
@@ -350,12 +351,12 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       trapped(error);
     }
     try {
-      table = opened(count);
+      opened(count);
       const results = new Array(count);
       for (let i = 0; i < count; i++) results[i] = result(i);
       return results;
     } finally {
-      core._al_release();
+      release();
     }
   }
 
@@ -364,34 +365,65 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
   // Only a bug in the core can trap; put the stack back so the module stays usable.
   function trapped(error) {
     core.stackRestore(restingStack);
-    core._al_release();
+    release();
     throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
   }
 
-  // The last call's result table (an index into HEAPU32), and one result copied out of it.
+  // The last call's result table (an index into HEAPU32), and its results copied out of it.
+  // Results that lie end to end in the heap (every page-sized attention and multi-head call) are
+  // copied in one slice, and each result is a view into that fresh buffer: one allocation per
+  // call instead of one per matrix, which was most of a small call's time. The buffer belongs to
+  // the caller alone; the core never sees it again.
   let table = 0;
+  let block = null; // the one copy, or null when the results are apart (each then sliced alone)
+  let blockStart = 0; // the byte address the copy starts at
   function opened(count) {
     if (count < 0) throw new Error(coreMessage());
-    return core._al_result_table() / 4;
+    table = core._al_result_table() / 4;
+    block = null;
+    if (count > 1) copyAtOnce(count);
+    return table;
+  }
+  function copyAtOnce(count) {
+    const types = core.HEAPU32; // afresh: the call may have grown the memory
+    const type = types[table + 3];
+    const heap = core[ELEMENT_TYPES[type]];
+    const bytes = heap.BYTES_PER_ELEMENT;
+    let end = types[table];
+    for (let entry = table; entry < table + 4 * count; entry += 4) {
+      if (types[entry + 3] !== type || types[entry] !== end) return;
+      end += types[entry + 1] * types[entry + 2] * bytes;
+    }
+    blockStart = types[table];
+    block = heap.slice(blockStart / bytes, end / bytes);
   }
   function result(i) {
-    const types = core.HEAPU32; // afresh: the call may have grown the memory
+    const types = core.HEAPU32;
     const entry = table + 4 * i;
     const rows = types[entry + 1];
     const cols = types[entry + 2];
+    const address = types[entry];
+    if (block !== null) {
+      return { rows, cols, data: new block.constructor(block.buffer, address - blockStart, rows * cols) };
+    }
     const heap = core[ELEMENT_TYPES[types[entry + 3]]];
-    const start = types[entry] / heap.BYTES_PER_ELEMENT;
+    const start = address / heap.BYTES_PER_ELEMENT;
     return { rows, cols, data: heap.slice(start, start + rows * cols) };
+  }
+  // Frees the core's results and lets go of the copy (the caller's now).
+  function release() {
+    block = null;
+    core._al_release();
   }
 
   // The hot calls (attention, multi-head attention) without the closure and the list of run():
   // finish(count) opens the table and hands back the count, or releases and throws the message;
-  // the caller copies its results out with result(i) and then calls core._al_release().
+  // the caller copies its results out with result(i) and then calls release().
   function finish(count) {
     try {
-      table = opened(count);
+      opened(count);
     } catch (error) {
-      core._al_release();
+      release();
       throw error;
     }
     return count;
@@ -555,9 +587,12 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     /**
      * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
      * default 0 = √d_k), mask (null | 'causal' | 0/1 matrix), axis ('keys' the right one, or
-     * 'queries' to normalise the columns, a common mistake shown on the page).
-     * Returns { rawScores, scaledScores, weights, output }. Q, K, V with Float32Array data run
-     * in float32 (WebAssembly SIMD, within 1e-5 of float64) and return Float32Arrays.
+     * 'queries' to normalise the columns, a common mistake shown on the page), results ('all',
+     * or 'output' for the output alone, as a layer would use it: in float32 the n×m scores are
+     * then formed once, in place, and never copied out).
+     * Returns { rawScores, scaledScores, weights, output }, or { output }. Q, K, V with
+     * Float32Array data run in float32 (WebAssembly SIMD, within 1e-5 of float64) and return
+     * Float32Arrays. The matrices of one call may share one fresh ArrayBuffer, the caller's alone.
      */
     attention(Q, K, V, options) {
       depth++;
@@ -566,6 +601,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         const tau = temperature(o.tau);
         const scale = scaleOption(o.scale);
         const axis = choice('options.axis', o.axis, AXES, 'keys');
+        const outputOnly = choice('options.results', o.results, RESULT_SETS, 'all') === 'output';
         const q = readMatrix('Q', Q, true, pooled(0));
         const k = readMatrix('K', K, true, pooled(1));
         const v = readMatrix('V', V, true, pooled(2));
@@ -579,13 +615,13 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         let count;
         try {
           count = exported(q.address, q.rows, q.cols, k.address, k.rows, k.cols, v.address, v.rows, v.cols,
-            tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0);
+            tau, scale, mask.kind, m.address, m.rows, m.cols, axis === 'queries' ? 1 : 0, outputOnly ? 1 : 0);
         } catch (error) {
           trapped(error);
         }
         finish(count);
-        const out = attentionResult(0);
-        core._al_release();
+        const out = outputOnly ? { output: result(0) } : attentionResult(0);
+        release();
         return out;
       } finally {
         depth--;
@@ -670,7 +706,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         }
         finish(count);
         const out = multiHeadResult(heads);
-        core._al_release();
+        release();
         return out;
       } finally {
         depth--;
@@ -702,7 +738,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       }
       finish(count);
       const out = multiHeadResult(heads);
-      core._al_release();
+      release();
       return out;
     },
 

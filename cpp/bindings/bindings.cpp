@@ -22,6 +22,7 @@
 #include <emscripten/val.h>
 #include <malloc.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
@@ -83,6 +84,8 @@ struct Boundary {
     listed.reserve(kReservedResults);
     results.reserve(kReservedResults);
     results_f32.reserve(kReservedResults);
+    reserved_message = error.capacity();
+    reserved_results = std::min({listed.capacity(), results.capacity(), results_f32.capacity(), table.capacity() / 4});
   }
 
   std::string error;                  // message of the last failed call
@@ -94,6 +97,8 @@ struct Boundary {
   void* input = nullptr;              // the input area, reused across calls
   std::size_t input_bytes = 0;
   std::size_t kept_input_bytes = 0;   // its size before a big call, to return to after it
+  std::size_t reserved_message = 0;   // the capacities reserve() left, to come back to after a big call
+  std::size_t reserved_results = 0;
 };
 Boundary boundary;
 
@@ -108,10 +113,11 @@ void keep(Matrix&& m, const char* name) {
   list(kept.data(), kept.rows(), kept.cols(), kFloat64, name, false);
 }
 
-void keep_f32(MatrixF&& m, const char* name) {
+// `checked`: the core guarantees the entries finite, so the boundary need not look again.
+void keep_f32(MatrixF&& m, const char* name, bool checked = false) {
   boundary.results_f32.push_back(std::move(m));
   const MatrixF& kept = boundary.results_f32.back();
-  list(kept.data(), kept.rows(), kept.cols(), kFloat32, name, false);
+  list(kept.data(), kept.rows(), kept.cols(), kFloat32, name, checked);
 }
 
 // Room for `entries` float64 results in the arena, or nullptr when they do not fit.
@@ -169,11 +175,31 @@ void keep_attention(AttentionResult&& r) {
   keep(std::move(r.output), "the output");
 }
 
+// Float32 attention refuses inputs whose arithmetic could leave float32's range: its results are
+// finite by construction, so they are listed as checked.
 void keep_attention(AttentionResultF&& r) {
-  keep_f32(std::move(r.raw_scores), "the raw scores Q Kᵀ");
-  keep_f32(std::move(r.scaled_scores), "the scaled scores");
-  keep_f32(std::move(r.weights), "the weights");
-  keep_f32(std::move(r.output), "the output");
+  keep_f32(std::move(r.raw_scores), "the raw scores Q Kᵀ", true);
+  keep_f32(std::move(r.scaled_scores), "the scaled scores", true);
+  keep_f32(std::move(r.weights), "the weights", true);
+  keep_f32(std::move(r.output), "the output", true);
+}
+
+// Page-sized float32 results are copied into the arena side by side, so that JS copies them out
+// in one piece (one buffer per call rather than one per matrix).
+void keep_attention_f32(AttentionResultF&& r) {
+  const MatrixF* parts[] = {&r.raw_scores, &r.scaled_scores, &r.weights, &r.output};
+  const char* names[] = {"the raw scores Q Kᵀ", "the scaled scores", "the weights", "the output"};
+  Eigen::Index floats = 0;
+  for (const MatrixF* part : parts) floats += part->size();
+  if (auto* room = reinterpret_cast<float*>(arena_room((floats + 1) / 2))) {
+    for (int i = 0; i < 4; ++i) {
+      std::copy_n(parts[i]->data(), parts[i]->size(), room);
+      list(room, parts[i]->rows(), parts[i]->cols(), kFloat32, names[i], true);
+      room += parts[i]->size();
+    }
+    return;
+  }
+  keep_attention(std::move(r));
 }
 
 // Lists the four results attention_into wrote from `room` on (n×m three times, then n×dv).
@@ -315,8 +341,11 @@ EMSCRIPTEN_KEEPALIVE void* al_input_area(double bytes) {
 // it had before: the heap in use returns exactly to what it was before the call.
 EMSCRIPTEN_KEEPALIVE void al_release() {
   clear_results();
-  if (boundary.listed.capacity() > kReservedResults || boundary.results.capacity() > kReservedResults ||
-      boundary.results_f32.capacity() > kReservedResults || boundary.error.capacity() > kReservedMessage) {
+  // Compared with the capacities reserve() gave, not with the sizes asked for: a string rounds its
+  // capacity up, and comparing with 1024 made every call free and remake all of them.
+  if (boundary.listed.capacity() > boundary.reserved_results || boundary.results.capacity() > boundary.reserved_results ||
+      boundary.results_f32.capacity() > boundary.reserved_results ||
+      boundary.table.capacity() > 4 * boundary.reserved_results || boundary.error.capacity() > boundary.reserved_message) {
     std::vector<Listed>().swap(boundary.listed);
     std::vector<Matrix>().swap(boundary.results);
     std::vector<std::uint32_t>().swap(boundary.table);
@@ -354,9 +383,11 @@ EMSCRIPTEN_KEEPALIVE double al_limit(int which) {
 // Matrices arrive as (address, rows, cols) in row-major float64; results are listed in the
 // result table in the order the JS layer reads them.
 
+// `output_only`: list the output alone (options.results = 'output' in JS), so that a caller who
+// wants attention as a layer does copies out n×dv entries, not three n×m matrices besides.
 EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, const double* k, int k_rows, int k_cols,
                                       const double* v, int v_rows, int v_cols, double tau, double scale, int mask_kind,
-                                      const double* mask, int mask_rows, int mask_cols, int axis) {
+                                      const double* mask, int mask_rows, int mask_cols, int axis, int output_only) {
   return guarded([&] {
     AttentionOptions options;
     options.temperature = tau;
@@ -372,21 +403,29 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
     } else {
       keep_attention(attention(Q, K, V, options));
     }
+    if (output_only != 0) boundary.listed.erase(boundary.listed.begin(), boundary.listed.end() - 1);
   });
 }
 
-// The same in float32: Q, K, V as float32 (the mask stays float64 0/1); four float32 results.
+// The same in float32: Q, K, V as float32 (the mask stays float64 0/1); four float32 results, or
+// the output alone. The core refuses inputs whose arithmetic could leave float32's range, so the
+// results are finite by construction and need no second look.
 EMSCRIPTEN_KEEPALIVE int al_attention_f32(const float* q, int q_rows, int q_cols, const float* k, int k_rows,
                                           int k_cols, const float* v, int v_rows, int v_cols, double tau, double scale,
-                                          int mask_kind, const double* mask, int mask_rows, int mask_cols, int axis) {
+                                          int mask_kind, const double* mask, int mask_rows, int mask_cols, int axis,
+                                          int output_only) {
   return guarded([&] {
     AttentionOptions options;
     options.temperature = tau;
     options.scale = scale;
     options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
     options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
-    keep_attention(attention(ConstMapF(q, q_rows, q_cols), ConstMapF(k, k_rows, k_cols),
-                             ConstMapF(v, v_rows, v_cols), options));
+    const ConstMapF Q(q, q_rows, q_cols), K(k, k_rows, k_cols), V(v, v_rows, v_cols);
+    if (output_only != 0) {
+      keep_f32(attention_output(Q, K, V, options), "the output", /*checked=*/true);
+    } else {
+      keep_attention_f32(attention(Q, K, V, options));
+    }
   });
 }
 

@@ -25,4 +25,11 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
 AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                            const kernels::Kernels<float>& kernels);
 
+// The output alone, weights · V (n×dv): the same numbers as attention(…).output within 1e-5, for
+// callers that want attention as a layer does, not as the page shows it. It keeps one n×m block
+// (the weights, overwritten in place) instead of three, and hands back only the n×dv output.
+MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options = {});
+MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
+                         const kernels::Kernels<float>& kernels);
+
 }  // namespace attn

@@ -40,6 +40,9 @@ void expect_agreement(const Matrix& Q, const Matrix& K, const Matrix& V, const A
   EXPECT_LT(relative_gap(fast.scaled_scores, exact.scaled_scores), 1e-5) << set.name;
   EXPECT_LT(relative_gap(fast.weights, exact.weights), 1e-5) << set.name;
   EXPECT_LT(relative_gap(fast.output, exact.output), 1e-5) << set.name;
+  // The output-only form: the same output, from one n×m block in place.
+  const MatrixF alone = attention_output(to_float(Q), to_float(K), to_float(V), options, set);
+  EXPECT_LT(relative_gap(alone, exact.output), 1e-5) << set.name;
 }
 
 struct Shape {
@@ -110,6 +113,9 @@ TEST(AttentionF32, TinyTemperatureSharesTiesAndStaysFinite) {
     EXPECT_EQ(r.weights(0, 1), 0.0f);
     EXPECT_EQ(r.weights(0, 2), 0.5f);
     EXPECT_TRUE(r.output.allFinite());
+    const MatrixF alone = attention_output(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
+                                           to_float(worked_values()), frozen, *set);
+    EXPECT_EQ(alone, r.output);
   }
 }
 
@@ -127,6 +133,10 @@ TEST(AttentionF32, HugeTemperatureWithAMaskIsUniformNotNaN) {
     EXPECT_EQ(r.weights(0, 1), 0.0f);
     EXPECT_FLOAT_EQ(r.weights(0, 2), 0.5f);
     EXPECT_TRUE(r.output.allFinite());
+    const MatrixF alone = attention_output(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
+                                           to_float(worked_values()), hot, *set);
+    EXPECT_TRUE(alone.allFinite());
+    EXPECT_LT(relative_gap(alone, Matrix(r.output.cast<double>())), 1e-6);
   }
 }
 
@@ -141,6 +151,10 @@ TEST(AttentionF32, ATinyScaleWithZeroScoresIsNotNaN) {
     EXPECT_TRUE(r.scaled_scores.allFinite());
     EXPECT_FLOAT_EQ(r.output(0, 0), 2.0f);
     EXPECT_FLOAT_EQ(r.output(0, 1), 3.0f);
+    const MatrixF alone = attention_output(MatrixF(rows({{10}}).cast<float>()), MatrixF(rows({{0}, {0}}).cast<float>()),
+                                           MatrixF(rows({{1, 2}, {3, 4}}).cast<float>()), tiny, *set);
+    EXPECT_FLOAT_EQ(alone(0, 0), 2.0f);
+    EXPECT_FLOAT_EQ(alone(0, 1), 3.0f);
   }
 }
 
@@ -190,11 +204,22 @@ TEST(AttentionF32, RefusesWhatFloat64RefusesWithTheSameWords) {
     EXPECT_FALSE(expected.empty());
     EXPECT_EQ(invalid_argument_message([&] { call(true); }), expected);
   }
+  // The output-only form refuses with the same words: the first and the last cases, by hand.
+  EXPECT_EQ(invalid_argument_message([] { attention_output(to_float(rows({{1, 0, 0}})), to_float(worked_keys()),
+                                                           to_float(worked_values())); }),
+            invalid_argument_message([] { attention(rows({{1, 0, 0}}), worked_keys(), worked_values()); }));
+  AttentionOptions wrong_rows;
+  wrong_rows.mask = Mask::Constant(2, 3, true);
+  EXPECT_EQ(invalid_argument_message([&] { attention_output(to_float(rows({{1, 0}})), to_float(worked_keys()),
+                                                            to_float(worked_values()), wrong_rows); }),
+            invalid_argument_message([&] { attention(rows({{1, 0}}), worked_keys(), worked_values(), wrong_rows); }));
 }
 
 TEST(AttentionF32, RefusesScoresPastFloat32AndTheWorkBudget) {
   const MatrixF huge = MatrixF::Constant(2, 2, 1e20f);
   EXPECT_THAT(invalid_argument_message([&] { attention(huge, huge, huge); }),
+              HasSubstr("Q and K are too large for float32: scores could reach 2e+40"));
+  EXPECT_THAT(invalid_argument_message([&] { attention_output(huge, huge, huge); }),
               HasSubstr("Q and K are too large for float32: scores could reach 2e+40"));
   const MatrixF near_largest = MatrixF::Constant(2, 2, 1e38f);
   EXPECT_THAT(invalid_argument_message([&] { attention(MatrixF::Ones(2, 2), MatrixF::Ones(2, 2), near_largest); }),

@@ -45,10 +45,17 @@ describe('attention', () => {
 
   test('results are copies, not views of the WebAssembly heap', () => {
     const a = lab.attention(matrix([[1, 0]]), keys(), values());
+    const parts = ['rawScores', 'scaledScores', 'weights', 'output'];
     assert.ok(a.weights.data instanceof Float64Array);
-    assert.equal(a.weights.data.buffer.byteLength, a.weights.data.byteLength);
+    // One fresh buffer holds exactly this call's four results, side by side, and nothing else.
+    const bytes = parts.reduce((sum, key) => sum + a[key].data.byteLength, 0);
+    assert.equal(a.weights.data.buffer.byteLength, bytes);
+    for (const key of parts) assert.equal(a[key].data.buffer, a.weights.data.buffer, key);
+    const before = a.output.data.slice();
     a.weights.data.fill(42);
+    assert.deepEqual(a.output.data, before, 'the results do not overlap');
     const b = lab.attention(matrix([[1, 0]]), keys(), values());
+    assert.notEqual(b.weights.data.buffer, a.weights.data.buffer, 'each call has its own buffer');
     close(at(b.weights, 0, 0), 0.401, 5e-4, 'fresh result');
   });
 });

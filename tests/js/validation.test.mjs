@@ -169,16 +169,35 @@ describe('a Float32Array runs attention in float32', () => {
 
   test('its results are Float32Arrays within 1e-5 of float64, masks and options included', () => {
     const [Q, K, V] = [random(8, 16, 1), random(8, 16, 2), random(8, 16, 3)];
+    let previous;
     for (const options of [undefined, { mask: 'causal', tau: 0.5 }, { axis: 'queries' }]) {
       const exact = lab.attention(Q, K, V, options);
       const fast = lab.attention(f32(Q), f32(K), f32(V), options);
       for (const key of ['rawScores', 'scaledScores', 'weights', 'output']) {
         assert.ok(fast[key].data instanceof Float32Array, key);
-        assert.equal(fast[key].data.buffer.byteLength, fast[key].data.byteLength, `${key} owns its buffer`);
+        assert.notEqual(fast[key].data.buffer, previous?.[key].data.buffer, `${key} is a fresh copy`);
+        assert.ok(fast[key].data.buffer.byteLength <= 4 * (3 * 64 + 128), `${key} is not a view of the heap`);
         const largest = Math.max(...exact[key].data.map(Math.abs));
         exact[key].data.forEach((e, i) => assert.ok(Math.abs(fast[key].data[i] - e) <= 1e-5 * largest, `${key}[${i}]`));
       }
+      previous = fast;
     }
+  });
+
+  test("results: 'output' hands back the output alone, the same numbers, in either precision", () => {
+    const [Q, K, V] = [random(8, 16, 4), random(12, 16, 5), random(12, 8, 6)];
+    for (const [inputs, name] of [[[Q, K, V], 'float64'], [[f32(Q), f32(K), f32(V)], 'float32']]) {
+      for (const options of [{}, { mask: 'causal', tau: 0.5 }, { axis: 'queries', scale: 2 }]) {
+        const all = lab.attention(...inputs, options);
+        const alone = lab.attention(...inputs, { ...options, results: 'output' });
+        assert.deepEqual(Object.keys(alone), ['output'], name);
+        assert.equal(alone.output.data.constructor, all.output.data.constructor, name);
+        assert.deepEqual([alone.output.rows, alone.output.cols], [8, 8], name);
+        const largest = Math.max(...all.output.data.map(Math.abs));
+        all.output.data.forEach((e, i) => assert.ok(Math.abs(alone.output.data[i] - e) <= 1e-6 * largest, `${name} [${i}]`));
+      }
+    }
+    assert.throws(() => lab.attention(Q, K, V, { results: 'weights' }), /options\.results must be 'all' or 'output', got the string "weights"/);
   });
 
   test('mixed precisions and float32 elsewhere are refused by name', () => {
