@@ -33,17 +33,33 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 function instrument() {
   const probe = { latencies: [], longTasks: [], mounts: [], ready: null };
   window.benchProbe = probe;
-  // From the key press (its event time) to the first moment after the next frame was produced:
-  // a rAF callback runs just before the frame's style, layout and paint; a message posted
-  // from it is handled after them.
+  // Per key press, two numbers:
+  //   latency  from the press (its event time) to the first moment after the next frame was
+  //            produced: a rAF callback runs just before the frame's style, layout and paint, and
+  //            a message posted from it is handled after them. This includes the wait for the
+  //            display's next frame (60 Hz here), which the page does not control.
+  //   work     the part the page does control: the press's wait to be handled, the handlers (up
+  //            to the last keydown/input/change listener, on window in the bubbling phase, so
+  //            after the figures' own), and that frame's rAF callbacks, style, layout and paint.
+  probe.work = [];
+  let current = null;
   document.addEventListener('keydown', (event) => {
-    const pressed = event.timeStamp;
+    const press = { pressed: event.timeStamp, handled: performance.now(), frame: 0 };
+    current = press;
     requestAnimationFrame(() => {
+      press.frame = performance.now();
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => probe.latencies.push(performance.now() - pressed);
+      channel.port1.onmessage = () => {
+        const done = performance.now();
+        probe.latencies.push(done - press.pressed);
+        probe.work.push(Math.min(done - press.pressed, (press.handled - press.pressed) + (done - press.frame)));
+      };
       channel.port2.postMessage(null);
     });
   }, true);
+  for (const type of ['keydown', 'input', 'change']) {
+    window.addEventListener(type, () => { if (current) current.handled = performance.now(); });
+  }
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
@@ -102,7 +118,10 @@ async function measureLoad(browser, url, cpuSlowdown) {
   };
 }
 
-/** Presses `keys` in turn on the focused control, one frame each; returns latencies (ms). */
+/**
+ * Presses `keys` in turn on the focused control, one frame each; returns
+ * { latencies, work } (ms), one entry per press.
+ */
 async function pressAll(page, keys) {
   const before = await page.evaluate(() => window.benchProbe.latencies.length);
   for (const key of keys) {
@@ -110,11 +129,38 @@ async function pressAll(page, keys) {
     await page.keyboard.press(key);
     await page.waitForFunction((n) => window.benchProbe.latencies.length > n, count, { polling: 'raf' });
   }
-  return page.evaluate((n) => window.benchProbe.latencies.slice(n), before);
+  return page.evaluate((n) => ({ latencies: window.benchProbe.latencies.slice(n), work: window.benchProbe.work.slice(n) }), before);
 }
 
-function summary(latencies) {
-  return { events: latencies.length, medianMs: round(quantile(latencies, 0.5)), p95Ms: round(quantile(latencies, 0.95)) };
+// Presses of several pressAll() calls, as one.
+const joined = (runs) => ({ latencies: runs.flatMap((r) => r.latencies), work: runs.flatMap((r) => r.work) });
+
+function summary({ latencies, work }) {
+  return {
+    events: latencies.length,
+    medianMs: round(quantile(latencies, 0.5)),
+    p95Ms: round(quantile(latencies, 0.95)),
+    workMedianMs: round(quantile(work, 0.5)),
+    workP95Ms: round(quantile(work, 0.95)),
+  };
+}
+
+/**
+ * The same presses on an empty page (one bare range input that writes its value): what the
+ * measurement itself shows when the page does nothing, the floor under every row.
+ */
+async function measureBaseline(browser) {
+  const context = await browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.setContent('<input type="range" id="r" aria-label="r" min="0" max="100" value="50"><output id="o"></output>'
+    + '<script>r.addEventListener("input", () => { o.textContent = r.value; });</script>');
+  await page.evaluate(instrument); // an init script does not run for setContent's page
+  await page.focus('#r');
+  const keys = [];
+  while (keys.length < EVENTS) keys.push(...Array(20).fill('ArrowRight'), ...Array(20).fill('ArrowLeft'));
+  const presses = await pressAll(page, keys.slice(0, EVENTS));
+  await context.close();
+  return summary(presses);
 }
 
 async function measureInput(browser, url) {
@@ -130,7 +176,7 @@ async function measureInput(browser, url) {
     for (let i = 0; i < half; i++) tauKeys.push('ArrowRight');
     for (let i = 0; i < half; i++) tauKeys.push('ArrowLeft');
   }
-  const tauLatencies = await pressAll(page, tauKeys.slice(0, EVENTS));
+  const tauPresses = await pressAll(page, tauKeys.slice(0, EVENTS));
 
   // Heads: k = 2 (h = 4) ↔ k = 3 (h = 8); only the steps that land on h = 8 are kept.
   const heads = page.locator('#figure-heads').getByLabel('heads h = 2^k', { exact: true });
@@ -141,8 +187,7 @@ async function measureInput(browser, url) {
   await page.keyboard.press('ArrowRight'); // now k = 2
   const toEight = [];
   for (let i = 0; i < EVENTS; i++) {
-    const [up] = await pressAll(page, ['ArrowRight']);
-    toEight.push(up);
+    toEight.push(await pressAll(page, ['ArrowRight']));
     await pressAll(page, ['ArrowLeft']);
   }
 
@@ -151,15 +196,15 @@ async function measureInput(browser, url) {
   await keys.scrollIntoViewIfNeeded();
   await keys.focus();
   await page.keyboard.press('Home');
-  const widthLatencies = await pressAll(page, [...Array(62).fill('ArrowRight'), ...Array(62).fill('ArrowLeft')]);
+  const widthPresses = await pressAll(page, [...Array(62).fill('ArrowRight'), ...Array(62).fill('ArrowLeft')]);
   await page.waitForTimeout(500);
   const probe = await page.evaluate(() => window.benchProbe);
   await context.close();
   const after = probe.longTasks.filter((task) => task.start > loadedAt);
   return {
-    tau: summary(tauLatencies),
-    headsToEight: summary(toEight),
-    widthExperimentKeys: summary(widthLatencies),
+    tau: summary(tauPresses),
+    headsToEight: summary(joined(toEight)),
+    widthExperimentKeys: summary(widthPresses),
     longTasksAfterLoad: after.length,
     longestTaskAfterLoadMs: round(Math.max(0, ...after.map((t) => t.duration))),
   };
@@ -201,16 +246,23 @@ function markdown(result) {
     '',
     `Chromium ${result.chromium}, ${result.cpu}, load average ${result.loadAverage.join(' ')}, ${result.date}.`,
     '',
-    '| measure | median | p95 | budget |',
-    '| --- | --- | --- | --- |',
+    'Each key press is timed twice. *Next frame*: from the press to just after the next frame is',
+    'painted; it includes the wait for the display\'s next frame (60 Hz), and presses are sent just',
+    'after a frame, so even the empty page in the first row shows most of a frame here. *Work*: the',
+    'part the page controls, the press\'s wait to be handled, the handlers, and that frame\'s',
+    'animation callbacks, style, layout and paint. The budgets (one frame) are judged on work.',
+    '',
+    '| key presses | next frame, median | p95 | work, median | p95 | budget (work) |',
+    '| --- | --- | --- | --- | --- | --- |',
   ];
-  for (const [name, row] of [['τ slider: key press → next frame', result.input.tau],
-    ['head split to h = 8: key press → next frame', result.input.headsToEight],
-    ['width experiment keys slider: key press → next frame', result.input.widthExperimentKeys]]) {
-    lines.push(`| ${name} (${row.events} presses) | ${row.medianMs} ms | ${row.p95Ms} ms | ` +
-      `median ≤ 8 ms: ${budget(row.medianMs, 8)}; p95 ≤ 16 ms: ${budget(row.p95Ms, 16)} |`);
-  }
-  lines.push(`| long tasks (> 50 ms) after load, over all those presses | ${result.input.longTasksAfterLoad} | longest ${result.input.longestTaskAfterLoadMs} ms | none: ${result.input.longTasksAfterLoad === 0 ? 'met' : 'missed'} |`,
+  const row = (name, r, judged) => lines.push(`| ${name} (${r.events}) | ${r.medianMs} ms | ${r.p95Ms} ms | ` +
+    `${r.workMedianMs} ms | ${r.workP95Ms} ms | ${judged ? `median ≤ 8 ms: ${budget(r.workMedianMs, 8)}; p95 ≤ 16 ms: ${budget(r.workP95Ms, 16)}` : ''} |`);
+  row('empty page: a bare range input', result.input.baseline, false);
+  row('τ slider', result.input.tau, true);
+  row('head split to h = 8', result.input.headsToEight, true);
+  row('width experiment keys slider', result.input.widthExperimentKeys, true);
+  lines.push('', '| after load | count | longest | budget |', '| --- | --- | --- | --- |');
+  lines.push(`| long tasks (> 50 ms) over all those presses | ${result.input.longTasksAfterLoad} | ${result.input.longestTaskAfterLoadMs} ms | none: ${result.input.longTasksAfterLoad === 0 ? 'met' : 'missed'} |`,
     '', '| load | first figure usable | all figures mounted | long tasks while mounting | longest | blocking (TBT) | budget |',
     '| --- | --- | --- | --- | --- | --- | --- |');
   for (const row of result.load) {
@@ -244,6 +296,7 @@ try {
   const load = [];
   for (const slowdown of [1, 6]) load.push(await measureLoad(chromium.browser, url, slowdown));
   const input = await measureInput(chromium.browser, url);
+  input.baseline = await measureBaseline(chromium.browser);
   await chromium.close();
   const lighthouseRows = [];
   if (LIGHTHOUSE) for (const formFactor of ['mobile', 'desktop']) lighthouseRows.push(await lighthouse(url, formFactor));

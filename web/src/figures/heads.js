@@ -180,10 +180,19 @@ export function mount(element, { lab, state }) {
   fullNote.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[fullStats.argmax[IT]]}, ${formatWeight(fullStats.max[IT])}.`;
 
   let shownK = null;
-  let focusMap = null; // the picked head, drawn large
-  let focusNote = null;
-  let thumbButtons = []; // { button, cells: rect[] } per head
-  let focusedHead = null; // which head focusMap was built for
+  let thumbButtons = []; // { button, cells: rect[] } per head of the split shown
+  let focusedHead = null; // which head of which split the large map shows, as "s/h"
+  // Built once and kept: the thumbnails of each split (h → their buttons), and the one large map,
+  // relabelled for each head. A step of the slider then builds nothing: at h = 8, eight new
+  // thumbnails and a new map cost more than everything else the step does.
+  const thumbSets = new Map();
+  const focusMap = createHeatmap(sliceGrid, {
+    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
+    rowTitle: 'query', colTitle: 'key', label: 'one head: weights, queries by keys',
+  });
+  const focusNote = htmlElement('p', { class: 'heads-note' }, null, sliceGrid);
+  const singleNote = htmlElement('p', { class: 'heads-note' },
+    'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
 
   // The heat maps export the weights; the raw scores the sum check adds up, and the layer's
   // output, are offered too ({ result, summed } of the latest render, or null).
@@ -201,20 +210,15 @@ export function mount(element, { lab, state }) {
   const columnsOf = (s, h) => `columns ${s * (width / h)}\u2013${(s + 1) * (width / h) - 1}`;
   const jobOf = (s, h) => (h === JOBS_AT ? jobs[s] : null);
 
-  /** Rebuilds the thumbnails (one button per head) when the number of heads changes. */
-  function buildSlices(h) {
-    thumbnails.replaceChildren();
-    thumbButtons = [];
-    unregisterSlices.forEach((unregister) => unregister());
-    unregisterSlices = h === 1 ? [] : Array.from({ length: h }, (_, s) => registerMatrix(element,
-      `raw scores Q K\u1d40 (head ${s} of ${h})`, exported((l) => l.result.heads[s].rawScores, tokens, 'key')));
-    thumbnails.hidden = h === 1;
+  /** One button per head of an h-way split, each with a miniature of its map. */
+  function makeThumbnails(h) {
+    const set = [];
     for (let s = 0; s < h && h > 1; s += 1) {
       const job = jobOf(s, h);
       const button = htmlElement('button', {
         type: 'button', class: 'heads-thumbnail', 'aria-pressed': 'false',
         'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`,
-      }, null, thumbnails);
+      });
       // A miniature of the head's map: colours only, for finding the head worth a closer look.
       const mini = svgElement('svg', { viewBox: `0 0 ${n} ${n}`, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, button);
       const cells = [];
@@ -223,33 +227,37 @@ export function mount(element, { lab, state }) {
       }
       htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
       button.addEventListener('click', () => state.set('heads.head', s));
-      thumbButtons.push({ button, cells });
+      set.push({ button, cells, fills: new Array(n * n).fill(null) });
     }
-    focusedHead = null;
+    return set;
   }
 
-  /** Draws head `s` of `h` large: its map with numbers and a legend, and the note on "it". */
-  function buildFocus(s, h) {
-    sliceGrid.replaceChildren();
-    focusMap = null;
-    focusNote = null;
+  /** Shows the thumbnails of an h-way split (made the first time) and offers its heads for export. */
+  function showSlices(h) {
+    if (!thumbSets.has(h)) thumbSets.set(h, makeThumbnails(h));
+    thumbButtons = thumbSets.get(h);
+    thumbnails.replaceChildren(...thumbButtons.map((thumb) => thumb.button));
+    unregisterSlices.forEach((unregister) => unregister());
+    unregisterSlices = h === 1 ? [] : Array.from({ length: h }, (_, s) => registerMatrix(element,
+      `raw scores Q K\u1d40 (head ${s} of ${h})`, exported((l) => l.result.heads[s].rawScores, tokens, 'key')));
+    thumbnails.hidden = h === 1;
+  }
+
+  /** Points the large map at head `s` of `h`: its title, its name, and the note on "it". */
+  function showFocus(s, h) {
     focusTitle.replaceChildren();
     focusTitle.hidden = h === 1;
-    if (h === 1) {
-      htmlElement('p', { class: 'heads-note' }, 'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
-      return;
-    }
+    // Hidden rather than taken out, so that the map keeps its fitted layout for the next split.
+    focusMap.element.hidden = h === 1;
+    focusNote.hidden = h === 1;
+    singleNote.hidden = h !== 1;
+    if (h === 1) return;
     const job = jobOf(s, h);
     htmlElement('span', { class: 'heads-slice-name' }, `head ${s} of ${h}`, focusTitle);
     focusTitle.append(' \u00b7 ');
     htmlElement('span', { class: 'heads-slice-columns' }, columnsOf(s, h), focusTitle);
     if (job) htmlElement('span', { class: 'heads-slice-job' }, job, focusTitle);
-    focusMap = createHeatmap(sliceGrid, {
-      rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
-      rowTitle: 'query', colTitle: 'key',
-      label: `head ${s} of ${h}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}: weights, queries by keys`,
-    });
-    focusNote = htmlElement('p', { class: 'heads-note' }, null, sliceGrid);
+    focusMap.setLabel(`head ${s} of ${h}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}: weights, queries by keys`);
   }
 
   function render() {
@@ -258,13 +266,13 @@ export function mount(element, { lab, state }) {
     slider.set(k);
     try {
       if (k !== shownK) {
-        buildSlices(h);
+        showSlices(h);
         shownK = k;
       }
       const picked = Math.min(state.get('heads.head'), h - 1);
-      if (picked !== focusedHead) {
-        buildFocus(picked, h);
-        focusedHead = picked;
+      if (`${picked}/${h}` !== focusedHead) {
+        showFocus(picked, h);
+        focusedHead = `${picked}/${h}`;
       }
       const result = lab.multiHead(X, WQ, WK, WV, WO, h);
       sliceTitle.textContent = h === 1
@@ -274,9 +282,13 @@ export function mount(element, { lab, state }) {
         const thumb = thumbButtons[s];
         if (!thumb) return;
         thumb.button.setAttribute('aria-pressed', String(s === picked));
-        thumb.cells.forEach((cell, index) => cell.setAttribute('fill', interpolateViridis(Math.min(1, Math.max(0, head.weights.data[index])))));
+        thumb.cells.forEach((cell, index) => {
+          const fill = interpolateViridis(Math.min(1, Math.max(0, head.weights.data[index])));
+          if (thumb.fills[index] !== fill) cell.setAttribute('fill', fill);
+          thumb.fills[index] = fill;
+        });
       });
-      if (focusMap) {
+      if (h > 1) {
         const head = result.heads[picked];
         focusMap.update(head.weights);
         focusMap.highlightRow(IT);

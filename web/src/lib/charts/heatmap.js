@@ -12,7 +12,7 @@ import { interpolateViridis } from 'd3-scale-chromatic';
 import { registerExportable } from '../export/registry.js';
 import { formatFixed, formatWeightExact } from '../format/index.js';
 import { htmlElement, svgElement, uniqueId } from '../dom/elements.js';
-import { scrollableWhenOverflowing } from '../dom/scroll-region.js';
+import { renameScrollRegion, scrollableWhenOverflowing } from '../dom/scroll-region.js';
 import { inkFor } from './contrast.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import {
@@ -377,6 +377,17 @@ export function createHeatmap(container, options) {
       });
     },
 
+    /**
+     * Renames the whole grid (its accessible name, and its name in the Export menu unless
+     * options.exportName fixed one): a figure that shows another matrix of the same shape in
+     * the same map, such as another head, relabels it instead of drawing a new one.
+     */
+    setLabel(text) {
+      svg.setAttribute('aria-label', text);
+      renameScrollRegion(frame, `${text}, scrolls sideways`);
+      if (options.exportName === undefined) exported.name = text;
+    },
+
     /** Outlines one row (null for none) and marks it selected for assistive technology. */
     highlightRow(index) {
       if (highlightedRow !== null) {
@@ -398,13 +409,14 @@ export function createHeatmap(container, options) {
   };
   setTabStop(0, 0);
   showReadout();
-  registerExportable(wrapper, {
+  const exported = {
     kind: 'heatmap', name: options.exportName ?? label, svg,
     // The values currently shown, as nested arrays (null = an empty cell), with the labels.
     getMatrix: () => (current ? {
       rowLabels: [...rowLabels], colLabels: [...colLabels], rowTitle, colTitle,
       values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => entry(current, i, j))),
     } : null),
-  });
+  };
+  registerExportable(wrapper, exported);
   return heatmap;
 }

@@ -58,3 +58,10 @@ export function scrollableWhenOverflowing(element, label) {
   observer.observe(element);
   if (element.firstElementChild) observer.observe(element.firstElementChild);
 }
+
+/** Gives a watched box a new accessible name (used while it overflows). */
+export function renameScrollRegion(element, label) {
+  if (!labels.has(element)) return;
+  labels.set(element, label);
+  if (element.dataset.scrollRegion === 'on') element.setAttribute('aria-label', label);
+}
