@@ -69,7 +69,7 @@ test('the width experiment answers the keys slider at once and fills in T = 2000
     input.dispatchEvent(new Event('change', { bubbles: true }));
     return input.closest('figure').querySelector('.why-scale-preview')?.textContent ?? '';
   });
-  assert.match(seenAtOnce, /^Preview from T = 200 .*computing T = 2000/);
+  assert.match(seenAtOnce, /^Preview from T = 50 .*computing T = 2000/);
   await figure.getByText(/^Averages over T = 2000 .* 64 random keys/).waitFor();
   assert.deepEqual(problems, []);
 });

@@ -30,8 +30,10 @@ const MAX_LOG2 = 10; // widths 2^1 … 2^10
 const SEED = 1;
 const FULL_TRIALS = 2000;
 // widthExperiment at m = 64 and 2000 trials took about 100 ms in Chromium on the build machine,
-// too slow for every tick of a drag: while a slider moves, a tenth of the trials is used.
-const PREVIEW_TRIALS = 200;
+// too slow for a key press or a tick of a drag: the figure answers at once with a preview from
+// fewer trials, and the full run follows in pieces. The preview's work grows with m·T, so T
+// shrinks as m grows (200 up to 16 keys, 50 at 64), keeping it near 2 ms.
+const previewTrials = (keys) => Math.max(50, Math.min(200, Math.round((200 * 16) / keys)));
 const KEYS = { min: 2, max: 64, default: 10 };
 const MARKER = { min: 1, max: MAX_LOG2, default: 6 };
 
@@ -224,7 +226,8 @@ export function mount(element, { lab, state }) {
   function preview(computing = false) {
     const keys = state.get('why-scale.keys');
     try {
-      show(keys, PREVIEW_TRIALS, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials: PREVIEW_TRIALS, seed: SEED }), computing);
+      const trials = previewTrials(keys);
+      show(keys, trials, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED }), computing);
       return true;
     } catch (error) {
       problemB.show(error, 'run the experiment');
