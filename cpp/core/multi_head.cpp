@@ -68,12 +68,17 @@ void multi_head_into(const char* xq_name, MatrixIn Xq, const char* xkv_name, Mat
                      MatrixIn WK, MatrixIn WV, MatrixIn WO, int heads, const MultiHeadOptions& options,
                      double* results) {
   const MultiHeadLayout layout = layout_of(xq_name, Xq, xkv_name, Xkv, WQ, WK, WV, WO, heads, options);
-  check::all_finite(xq_name, Xq);
-  check::all_finite(xkv_name, Xkv);
-  check::all_finite("W_Q", WQ);
-  check::all_finite("W_K", WK);
-  check::all_finite("W_V", WV);
-  check::all_finite("W_O", WO);
+  // The inputs' finiteness is read off the products: a non-finite entry of X or W_Q makes a row or
+  // a column of Q = X·W_Q non-finite (0·∞ is NaN), and likewise for K, V and the output. So a good
+  // call reads each input once, and a bad one names the first bad input before any overflow.
+  const auto check_inputs = [&] {
+    check::all_finite(xq_name, Xq);
+    check::all_finite(xkv_name, Xkv);
+    check::all_finite("W_Q", WQ);
+    check::all_finite("W_K", WK);
+    check::all_finite("W_V", WV);
+    check::all_finite("W_O", WO);
+  };
 
   // The projections are computed once at full width; head s reads columns [s·w, (s+1)·w).
   const Eigen::Index n = layout.n, m = layout.m, d = layout.d, w = layout.width();
@@ -85,6 +90,7 @@ void multi_head_into(const char* xq_name, MatrixIn Xq, const char* xkv_name, Mat
   const auto finite_but_large = [](const char* x_name, const char* w_name) {
     return std::string(x_name) + " and " + w_name + " are finite, but their product passes the largest float64 (about 1.8e308)";
   };
+  if (!check::finite(Q) || !check::finite(K) || !check::finite(V)) check_inputs();
   if (!check::finite(Q)) check::finite_result("Q = X·W_Q", Q, finite_but_large(xq_name, "W_Q"));
   if (!check::finite(K)) check::finite_result("K = X·W_K", K, finite_but_large(xkv_name, "W_K"));
   if (!check::finite(V)) check::finite_result("V = X·W_V", V, finite_but_large(xkv_name, "W_V"));
@@ -108,12 +114,14 @@ void multi_head_into(const char* xq_name, MatrixIn Xq, const char* xkv_name, Mat
       attention_into(Q.middleCols(s * w, w), K.middleCols(s * w, w), V.middleCols(s * w, w), head_options, mask,
                      head);
     } catch (const std::invalid_argument& e) {
+      check_inputs();  // a bad W_O is named ahead of a head's overflow
       throw std::invalid_argument("head " + std::to_string(s + 1) + " of " + std::to_string(heads) + ": " + e.what());
     }
     concat.middleCols(s * w, w) = head.output;
   }
   Eigen::Map<Matrix> output(concat_data + n * d, n, d);
   multiply_into(concat, WO, output);
+  if (!check::finite(output)) check_inputs();
   check::finite_result("the output concat·W_O", output,
                        "the heads' outputs and W_O are finite, but their product passes the largest float64 (about 1.8e308)");
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 #include "matrices.hpp"
 #include "random.hpp"
@@ -95,6 +96,45 @@ TEST(MultiHead, CausalMaskReachesEveryHead) {
     EXPECT_EQ(head.weights(0, 4), 0.0);
     EXPECT_NEAR(head.weights.row(3).sum(), 1.0, 1e-15);
   }
+}
+
+// The inputs' finiteness is read off the projections and the output (a good call reads each input
+// once): each non-finite input must still be named, ahead of any overflow, in the order X, W_Q,
+// W_K, W_V, W_O, whichever entry it is in (also where the other factor is 0, as 0·∞ is NaN).
+TEST(MultiHeadErrors, NamesTheNonFiniteInputFirst) {
+  const Layer good = random_layer(4, 8, 5);
+  const char* names[] = {"X", "W_Q", "W_K", "W_V", "W_O"};
+  for (const double bad : {std::nan(""), double{INFINITY}, -double{INFINITY}}) {
+    for (int which = 0; which < 5; ++which) {
+      for (const auto [i, j] : {std::pair{0, 0}, std::pair{3, 7}}) {
+        Layer l = good;
+        Matrix* inputs[] = {&l.X, &l.WQ, &l.WK, &l.WV, &l.WO};
+        (*inputs[which])(i, j) = bad;
+        if (which == 0) l.WQ.row(j).setZero();  // X's bad entry meets only zeros of W_Q
+        SCOPED_TRACE(::testing::Message() << names[which] << "(" << i << ", " << j << ") = " << bad);
+        EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
+                    HasSubstr(std::string(names[which]) + " has a non-finite entry"));
+      }
+    }
+  }
+  // Two bad inputs: the first in that order is named.
+  Layer two = good;
+  two.WO(1, 1) = INFINITY;
+  two.WK(2, 2) = std::nan("");
+  EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(two.X, two.WQ, two.WK, two.WV, two.WO, 2); }),
+              HasSubstr("W_K has a non-finite entry"));
+  // A bad input beside an overflow: the input is named, not the overflow.
+  Layer both = good;
+  both.X *= 1e300;
+  both.WV(0, 0) = std::nan("");
+  EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(both.X, both.WQ, both.WK, both.WV, both.WO, 2); }),
+              HasSubstr("W_V has a non-finite entry"));
+  // W_O bad while a head's scores overflow (Q and K finite but huge): W_O is named.
+  Layer late = good;
+  late.X *= 1e150;
+  late.WO(0, 0) = INFINITY;
+  EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(late.X, late.WQ, late.WK, late.WV, late.WO, 2); }),
+              HasSubstr("W_O has a non-finite entry"));
 }
 
 TEST(MultiHeadErrors, HeadsAndShapes) {
