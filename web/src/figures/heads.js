@@ -9,7 +9,7 @@ import { formatCount, formatFixed, formatWeight, quoteToken } from '../lib/forma
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPlot } from '../lib/charts/plot.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { figureBody, htmlElement, svgElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
@@ -180,7 +180,7 @@ export function mount(element, { lab, state }) {
   fullNote.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[fullStats.argmax[IT]]}, ${formatWeight(fullStats.max[IT])}.`;
 
   let shownK = null;
-  let thumbButtons = []; // { button, cells: rect[] } per head of the split shown
+  let thumbButtons = []; // { button, context, drawn } per head of the split shown
   let focusedHead = null; // which head of which split the large map shows, as "s/h"
   // Built once and kept: the thumbnails of each split (h → their buttons), and the one large map,
   // relabelled for each head. A step of the slider then builds nothing: at h = 8, eight new
@@ -220,14 +220,12 @@ export function mount(element, { lab, state }) {
         'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`,
       });
       // A miniature of the head's map: colours only, for finding the head worth a closer look.
-      const mini = svgElement('svg', { viewBox: `0 0 ${n} ${n}`, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, button);
-      const cells = [];
-      for (let i = 0; i < n; i += 1) {
-        for (let j = 0; j < n; j += 1) cells.push(svgElement('rect', { x: j, y: i, width: 1.02, height: 1.02 }, mini));
-      }
+      // One pixel per cell on a canvas, scaled up without smoothing: eight of them cost a few
+      // draw calls, where n² SVG rects each weighed on style, layout and paint at every step.
+      const mini = htmlElement('canvas', { width: n, height: n, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, null, button);
       htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
       button.addEventListener('click', () => state.set('heads.head', s));
-      set.push({ button, cells, fills: new Array(n * n).fill(null) });
+      set.push({ button, context: mini.getContext('2d'), drawn: null });
     }
     return set;
   }
@@ -282,11 +280,13 @@ export function mount(element, { lab, state }) {
         const thumb = thumbButtons[s];
         if (!thumb) return;
         thumb.button.setAttribute('aria-pressed', String(s === picked));
-        thumb.cells.forEach((cell, index) => {
-          const fill = interpolateViridis(Math.min(1, Math.max(0, head.weights.data[index])));
-          if (thumb.fills[index] !== fill) cell.setAttribute('fill', fill);
-          thumb.fills[index] = fill;
-        });
+        if (thumb.drawn !== head.weights.data.join() && thumb.context) {
+          head.weights.data.forEach((weight, index) => {
+            thumb.context.fillStyle = interpolateViridis(Math.min(1, Math.max(0, weight)));
+            thumb.context.fillRect(index % n, Math.floor(index / n), 1, 1);
+          });
+          thumb.drawn = head.weights.data.join();
+        }
       });
       if (h > 1) {
         const head = result.heads[picked];
