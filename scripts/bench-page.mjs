@@ -185,6 +185,7 @@ async function measureInput(browser, url) {
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight'); // now k = 2
+  await page.waitForTimeout(200); // the setting-up presses are timed too: let them land before counting
   const toEight = [];
   for (let i = 0; i < EVENTS; i++) {
     toEight.push(await pressAll(page, ['ArrowRight']));
@@ -196,6 +197,7 @@ async function measureInput(browser, url) {
   await keys.scrollIntoViewIfNeeded();
   await keys.focus();
   await page.keyboard.press('Home');
+  await page.waitForTimeout(200);
   const widthPresses = await pressAll(page, [...Array(62).fill('ArrowRight'), ...Array(62).fill('ArrowLeft')]);
   await page.waitForTimeout(500);
   const probe = await page.evaluate(() => window.benchProbe);

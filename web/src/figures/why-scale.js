@@ -33,6 +33,8 @@ const FULL_TRIALS = 2000;
 // too slow for a key press or a tick of a drag: the figure answers at once with a preview from
 // fewer trials, and the full run follows in pieces. The preview's work grows with m·T, so T
 // shrinks as m grows (200 up to 16 keys, 50 at 64), keeping it near 2 ms.
+/** How long the keys slider must rest before the full run starts (ms). */
+const QUIET_MS = 150;
 const previewTrials = (keys) => Math.max(50, Math.min(200, Math.round((200 * 16) / keys)));
 const KEYS = { min: 2, max: 64, default: 10 };
 const MARKER = { min: 1, max: MAX_LOG2, default: 6 };
@@ -240,7 +242,7 @@ export function mount(element, { lab, state }) {
    * would hold up the slider. Each width has its own random stream in the core, so the pieces
    * are exactly the full run. The preview stands in until the last piece is in.
    */
-  async function computeFull() {
+  async function computeFull({ after = 0 } = {}) {
     const keys = state.get('why-scale.keys');
     const run = ++fullRun;
     if (fullResults.has(keys)) {
@@ -248,6 +250,12 @@ export function mount(element, { lab, state }) {
       return;
     }
     if (!preview(true)) return;
+    // Key presses come in runs: the full run waits until they pause, so that its pieces never
+    // hold up the next press (each press has its preview at once).
+    if (after > 0) {
+      await new Promise((resume) => { setTimeout(resume, after); });
+      if (run !== fullRun) return;
+    }
     const pieces = [];
     try {
       for (let k = 1; k <= MAX_LOG2; k += 1) {
@@ -274,7 +282,7 @@ export function mount(element, { lab, state }) {
     previewFrame = 0;
     if (shown && shown.keys === state.get('why-scale.keys') && shown.trials === FULL_TRIALS) return;
     if (shown?.computing && shown.keys === state.get('why-scale.keys')) return; // already on its way
-    computeFull();
+    computeFull({ after: QUIET_MS });
   }
 
   function schedulePreview() {
