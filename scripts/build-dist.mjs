@@ -84,6 +84,8 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     'the page (index.html)': pick(/^(index\.html|main\..*\.js|styles\..*\.css|attention_lab_web\..*\.(mjs|wasm))$/),
     'one iframe embed (embed.html)': pick(/^(embed\.html|embed\..*\.js|styles\..*\.css|attention_lab_web\..*\.(mjs|wasm))$/),
     'the element script (attention-figure.js)': ['attention-figure.js'],
+    // Fetched only when a reader starts a timing run; its core is the page's own, from the cache.
+    'a run of "measured in your browser", on top (its Worker)': pick(/^measured-worker\..*js$/),
   };
   const report = Object.fromEntries(Object.entries(visits).map(([visit, names]) => [visit, {
     files: names,
