@@ -157,6 +157,18 @@ describe('a work budget: refused before it starts, and big calls give their memo
     for (let j = 0; j < n; j++) sum += at(r.weights, 5, j);
     assert.ok(Math.abs(sum - 1) < 1e-12, `row 5 sums to ${sum}`);
     assert.equal(r.weights.data.length, n * n);
+    // The same in float32, all results and the output alone (its n×n block lives only in the
+    // call). Its inputs (768 KiB) fit the input area the boundary keeps for reuse (up to 1 MiB):
+    // a first call sizes that area, and from then on the heap in use is the same after each call.
+    const Qf = { rows: n, cols: 64, data: Float32Array.from(Q.data) };
+    lab.attention(Qf, Qf, Qf);
+    const sized = lab.memoryStats().mallocBytes;
+    assert.ok(sized - before.mallocBytes <= 2 ** 20, `the kept input area: ${sized - before.mallocBytes} bytes`);
+    for (const results of ['all', 'output']) {
+      const f = lab.attention(Qf, Qf, Qf, { results });
+      assert.equal(lab.memoryStats().mallocBytes, sized, `float32, results: '${results}'`);
+      assert.equal(f.output.data.length, n * 64);
+    }
   });
 });
 
