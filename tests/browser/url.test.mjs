@@ -179,8 +179,30 @@ test('for every figure: garbage values fall back to the defaults with a notice, 
     for (const key of keys) assert.ok(notices.some((n) => n.includes(`${key} = `)), `${name}: a notice names ${key}`);
     for (const notice of notices) assert.ok(notice.length < 300, `a notice quotes only a short piece of the value (${notice.length} chars)`);
     assert.ok(await opened.page.getByRole('status', { name: 'Notes about the link' }).isVisible(), 'the notices are visible');
+    // The address bar drops the refused values too, so that copying it gives the view.
+    await opened.page.waitForFunction((list) => list.every((key) => !new URLSearchParams(location.search).has(key)), keys);
     await opened.page.context().close();
   }
+});
+
+test('a value moved or clamped at load is corrected in the address bar as well, other parameters kept', async () => {
+  const opened = await open(`${query({ 'cost.h': 76, 'cost.d': 768, 'temperature.tau': '1.50', 'heads.k': '1,5', utm_source: 'mail' })}#figure-cost`);
+  // Each figure writes its own keys once it has mounted (the address bar is written 250 ms late).
+  await opened.page.waitForFunction(() => {
+    const params = new URLSearchParams(location.search);
+    return params.get('cost.h') === '64' && params.get('temperature.tau') === '1.5' && !params.has('heads.k');
+  });
+  const params = new URLSearchParams(await opened.page.evaluate(() => location.search));
+  assert.equal(params.get('cost.h'), '64', 'h moved to a divisor of d_model');
+  assert.equal(params.has('cost.d'), false, 'd_model 768 is the default: left out, as Copy link leaves it');
+  assert.equal(params.get('temperature.tau'), '1.5', 'written as the page writes numbers');
+  assert.equal(params.has('heads.k'), false, 'a refused value (a link takes no decimal comma) is dropped with its notice');
+  assert.equal(params.get('utm_source'), 'mail', 'a parameter of the host is left alone');
+  assert.equal(await opened.page.evaluate(() => location.hash), '#figure-cost');
+  assert.equal(await opened.page.evaluate(() => window.attentionLab.value('cost.h')), 64);
+  assert.equal(await opened.page.evaluate(() => window.attentionLab.value('temperature.tau')), 1.5);
+  assert.deepEqual(opened.problems, []);
+  await opened.page.context().close();
 });
 
 test('each kind of garbage, on one number and one choice: defaults, a notice quoting it as text, no script', async () => {

@@ -119,3 +119,17 @@ test('a figure\u2019s fit rule moves values that do not fit together: noticed fr
   assert.equal(store.get('toy.pick'), 2);
   assert.match(notices[1], /^This element asked for settings that do not fit together: pick = 5 is past count/);
 });
+
+test('defineAll writes the URL once when the link gave a value it could not keep, and not otherwise', () => {
+  const clean = storeWith('?fig.tau=2&fig.query=3&utm=x');
+  clean.store.defineAll({ 'fig.tau': TAU, 'fig.query': QUERY });
+  assert.deepEqual(clean.writes, [], 'a link the page keeps as it is is not rewritten');
+
+  const clamped = storeWith('?fig.tau=250&fig.query=2.5&utm=x');
+  clamped.store.defineAll({ 'fig.tau': TAU, 'fig.query': QUERY });
+  assert.deepEqual(clamped.writes, ['?fig.tau=100&utm=x'], 'clamped, refused (back to the default) and the host\'s own kept');
+
+  const repeated = storeWith('?fig.tau=2&fig.tau=3');
+  repeated.store.defineAll({ 'fig.tau': TAU });
+  assert.deepEqual(repeated.writes, ['?fig.tau=2'], 'a repeated key keeps its first value');
+});

@@ -101,6 +101,18 @@ export function createStore({
     return moved;
   }
 
+  /** True when the link spells a key's value exactly as writeUrl would (absent at the default). */
+  function linkSays(key) {
+    const schema = schemas.get(key);
+    if (schema.url === false) return true;
+    const name = schema.param ?? key;
+    const given = initialParams.getAll(name);
+    const stale = (schema.aliases ?? []).some((old) => initialParams.has(old));
+    if (stale || given.length > 1) return false;
+    const value = values.get(key);
+    return value === schema.default ? given.length === 0 : given[0] === String(value);
+  }
+
   function writeUrl() {
     const params = new URLSearchParams(initialParams);
     for (const [key, schema] of schemas) {
@@ -144,6 +156,9 @@ export function createStore({
     defineAll(settings) {
       for (const [key, schema] of Object.entries(settings)) store.define(key, schema);
       resolveFits(Object.keys(settings), askedBy);
+      // A value the link gave that was refused, clamped or moved to fit is shown corrected in the
+      // address bar too (the notice says what happened), so that copying it gives the view.
+      if (Object.keys(settings).some((key) => !linkSays(key))) writeUrl();
     },
 
     /**
