@@ -1,6 +1,7 @@
 // The two small planes of the "by hand" figure: a grid that refits to the vectors, and arrows
 // from the origin whose tips the learner drags with the pointer or moves with the arrow keys.
 
+import { DEFAULT_REM, fitChart } from '../../lib/charts/fit.js';
 import { htmlElement, svgElement } from '../../lib/dom/elements.js';
 import { MAX, MIN, clamp, fitWindow, fmtComponent, fmtVector } from './model.js';
 
@@ -9,6 +10,14 @@ const PAD = 16; // room around it for labels
 const DRAG_SNAP = 0.1; // dragged tips land on a 0.1 grid
 const KEY_STEP = 0.1; // an arrow key moves a focused tip this far (Shift: KEY_STEP_LARGE)
 const KEY_STEP_LARGE = 1;
+const MAX_WIDTH_REM = 22; // the plane's largest width (.by-hand-plane-svg's max-width)
+
+// The plane is drawn in viewBox units and scaled to its width, but its text keeps the page's
+// chart sizes on screen (13 px names, 11 px ticks at 100 % text, twice that at 200 %), like
+// every other chart: the text's size in viewBox units is set from the plane's scale and the
+// reader's text size (--by-hand-per-px, viewBox units per screen pixel), and the offsets and
+// line heights below, made for 13-unit text, are multiplied by `plane.text` (the text's size
+// in viewBox units over 13).
 
 /** A plane with a grid, axes and layers for arrows; maps plane coordinates to the viewBox. */
 export function createPlane(parent, { label, title }) {
@@ -25,8 +34,18 @@ export function createPlane(parent, { label, title }) {
 
   let window = fitWindow([]);
   let unit = PLANE / (window.high - window.low);
+  let textScale = 1;
+  let onRefit = () => {};
   const plane = {
     wrapper, svg, arrows, handles, marks,
+    /** The labels' size in viewBox units, over the 13 units the layout was made for. */
+    get text() {
+      return textScale;
+    },
+    /** Calls `redraw` whenever the plane's scale or the reader's text size changes. */
+    set onRefit(redraw) {
+      onRefit = redraw;
+    },
     toX: (x) => (x - window.low) * unit,
     toY: (y) => (window.high - y) * unit,
     /** Plane coordinates of a pointer event, from the SVG's current screen transform. */
@@ -41,8 +60,8 @@ export function createPlane(parent, { label, title }) {
       return window;
     },
     /** Redraws the grid for a new window (a no-op if it is unchanged). */
-    setWindow(next) {
-      if (grid.firstChild && next.low === window.low && next.high === window.high) return;
+    setWindow(next, { force = false } = {}) {
+      if (!force && grid.firstChild && next.low === window.low && next.high === window.high) return;
       window = next;
       unit = PLANE / (window.high - window.low);
       grid.replaceChildren();
@@ -53,13 +72,27 @@ export function createPlane(parent, { label, title }) {
         svgElement('line', { x1: toX(t), y1: toY(window.low), x2: toX(t), y2: toY(window.high), class: cls }, grid);
         svgElement('line', { x1: toX(window.low), y1: toY(t), x2: toX(window.high), y2: toY(t), class: cls }, grid);
         if (t !== 0 && t % every === 0) {
-          svgElement('text', { x: toX(t), y: toY(0) + 13, 'text-anchor': 'middle', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
-          svgElement('text', { x: toX(0) - 5, y: toY(t) + 4, 'text-anchor': 'end', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
+          const k = textScale;
+          svgElement('text', { x: toX(t), y: toY(0) + 3 * k, 'text-anchor': 'middle', 'dominant-baseline': 'hanging', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
+          svgElement('text', { x: toX(0) - 5 * k, y: toY(t), 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'by-hand-tick' }, grid).textContent = fmtComponent(t);
         }
       }
     },
   };
   plane.setWindow(window);
+
+  fitChart(wrapper, {
+    fallback: { width: Infinity, rem: DEFAULT_REM },
+    measure: (size) => size,
+    apply: ({ width, rem }) => {
+      const drawn = Math.min(width, MAX_WIDTH_REM * rem); // the svg's width in screen pixels
+      const perPx = (PLANE + 2 * PAD) / drawn;
+      svg.style.setProperty('--by-hand-per-px', perPx.toFixed(4));
+      textScale = (rem / DEFAULT_REM) * perPx;
+      plane.setWindow(window, { force: true });
+      onRefit();
+    },
+  });
   return plane;
 }
 
@@ -67,13 +100,13 @@ export function createPlane(parent, { label, title }) {
  * Moves labels apart where they overlap each other or an obstacle ({ x, y, width, height }
  * boxes in viewBox units, e.g. the output dot): each label in turn is stepped down, or up
  * when it would leave the plane, until it is clear. Labels are SVG texts with x/y set and
- * anchored in the middle.
+ * anchored in the middle. `scale`: the labels' size over 13 viewBox units (plane.text).
  */
-export function declutter(labels, obstacles = []) {
-  const LINE = 13;
+export function declutter(labels, obstacles = [], scale = 1) {
+  const LINE = 13 * scale;
   const placed = obstacles.map((o) => ({ ...o }));
   const boxOf = (text, y) => {
-    const width = Math.max(8, text.textContent.length * 6.6);
+    const width = Math.max(8, text.textContent.length * 6.6) * scale;
     const x = Number(text.getAttribute('x'));
     const anchor = text.getAttribute('text-anchor');
     const left = anchor === 'start' ? x : anchor === 'end' ? x - width : x - width / 2;
@@ -191,7 +224,9 @@ export function createArrow(plane, { name, kind, onMove, onRelease, under = fals
       }
       // The label sits beyond the tip (queries to the side, so they clear a key at the same place).
       const [ox, oy] = length > 1e-9 ? [dx / length, dy / length] : [0.7, -0.7];
-      const [lx, ly] = kind === 'query' ? [-oy * 16, ox * 16] : [ox * 16, oy * 16];
+      // Beyond the dot (5 units) by the label's half height and a little more.
+      const away = 7 + 9 * plane.text;
+      const [lx, ly] = kind === 'query' ? [-oy * away, ox * away] : [ox * away, oy * away];
       text.setAttribute('x', tipX + lx);
       text.setAttribute('y', tipY + ly);
       labelAt = [tipX + lx, tipY + ly, oy];
@@ -207,7 +242,7 @@ export function createArrow(plane, { name, kind, onMove, onRelease, under = fals
     /** Where a second line of text can go next to the name label without covering the arrow. */
     noteAt() {
       const [x, y, pointsDown] = labelAt;
-      return [x, pointsDown > 0 ? y + 13 : y - 13];
+      return [x, pointsDown > 0 ? y + 13 * plane.text : y - 13 * plane.text];
     },
   };
 }

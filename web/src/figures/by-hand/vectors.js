@@ -151,15 +151,19 @@ export function createVectorsPanel(parent, { state, onRelease }) {
     outputLabel.setAttribute('visibility', hideOutput ? 'hidden' : 'visible');
     outputDot.setAttribute('cx', valuePlane.toX(output[0]));
     outputDot.setAttribute('cy', valuePlane.toY(output[1]));
-    outputLabel.setAttribute('x', valuePlane.toX(output[0]) + 8);
-    outputLabel.setAttribute('y', valuePlane.toY(output[1]) + 16);
+    outputLabel.setAttribute('x', valuePlane.toX(output[0]) + 4 + 4 * valuePlane.text);
+    outputLabel.setAttribute('y', valuePlane.toY(output[1]) + 7 + 9 * valuePlane.text);
     outputLabel.textContent = 'o';
     // Names, weights and the output's label never pile up (q = [−4, 4] sends them all to v2).
     const dot = { x: valuePlane.toX(output[0]) - 7, y: valuePlane.toY(output[1]) - 7, width: 14, height: 14 };
     declutter([...VALUE_IDS.map((id) => arrows[id].label), ...weightLabels, ...(hideOutput ? [] : [outputLabel])],
-      hideOutput ? [] : [dot]);
-    declutter(['q', ...KEY_IDS].map((id) => arrows[id].label));
+      hideOutput ? [] : [dot], valuePlane.text);
+    declutter(['q', ...KEY_IDS].map((id) => arrows[id].label), [], keyPlane.text);
+    last = [vectors, { weights, output }, covered];
   }
+  // The last drawing, drawn again when a plane's scale or the reader's text size changes.
+  let last = null;
+  keyPlane.onRefit = valuePlane.onRefit = () => { if (last) renderPlanes(...last); };
 
   return {
     renderFields,
