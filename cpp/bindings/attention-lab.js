@@ -454,6 +454,24 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     return { heads: list, concat: result(4 * heads), output: result(4 * heads + 1) };
   }
 
+  // The multi-head export over staged inputs (self-attention passes X twice); its results copied out.
+  function runMultiHead(xq, xkv, wq, wk, wv, wo, heads, tau, mask, byModelWidth) {
+    const m = mask.matrix;
+    let count;
+    try {
+      count = core._al_multi_head(
+        xq.address, xq.rows, xq.cols, xkv.address, xkv.rows, xkv.cols, wq.address, wq.rows, wq.cols,
+        wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
+        heads, tau, mask.kind, m.address, m.rows, m.cols, byModelWidth);
+    } catch (error) {
+      trapped(error);
+    }
+    finish(count);
+    const out = multiHeadResult(heads);
+    release();
+    return out;
+  }
+
   function multiHeadBudget(fn, xq, xkv, heads) {
     const n = xq.rows;
     const m = xkv.rows;
@@ -695,19 +713,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         multiHeadBudget('multiHead', x, x, heads);
         const m = mask.matrix;
         stage(x, wq, wk, wv, wo, m);
-        let count;
-        try {
-          count = core._al_multi_head(
-            x.address, x.rows, x.cols, x.address, x.rows, x.cols, wq.address, wq.rows, wq.cols,
-            wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
-            heads, tau, mask.kind, m.address, m.rows, m.cols, scaleBy === 'model' ? 1 : 0);
-        } catch (error) {
-          trapped(error);
-        }
-        finish(count);
-        const out = multiHeadResult(heads);
-        release();
-        return out;
+        return runMultiHead(x, x, wq, wk, wv, wo, heads, tau, mask, scaleBy === 'model' ? 1 : 0);
       } finally {
         depth--;
         forget();
@@ -727,19 +733,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
       const heads = dimension('heads h', h, 1);
       multiHeadBudget('crossMultiHead', xq, xkv, heads);
       stage(xq, xkv, wq, wk, wv, wo);
-      let count;
-      try {
-        count = core._al_multi_head(
-          xq.address, xq.rows, xq.cols, xkv.address, xkv.rows, xkv.cols, wq.address, wq.rows, wq.cols,
-          wk.address, wk.rows, wk.cols, wv.address, wv.rows, wv.cols, wo.address, wo.rows, wo.cols,
-          heads, tau, 0, 0, 0, 0, 0);
-      } catch (error) {
-        trapped(error);
-      }
-      finish(count);
-      const out = multiHeadResult(heads);
-      release();
-      return out;
+      return runMultiHead(xq, xkv, wq, wk, wv, wo, heads, tau, NO_MASK, 0);
     },
 
     /** Additive (Bahdanau) scores e_ij = vᵀ tanh(W q_i + U k_j); v is a 1×d_a matrix. */

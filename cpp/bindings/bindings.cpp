@@ -304,6 +304,17 @@ Matrix records(const std::vector<learn::StepRecord>& list) {
   return m;
 }
 
+// Attention options from the raw arguments (axis 1: the softmax over queries, the mistake).
+AttentionOptions attention_options(double tau, double scale, int mask_kind, const double* mask, int mask_rows,
+                                   int mask_cols, int n, int m, int axis) {
+  AttentionOptions options;
+  options.temperature = tau;
+  options.scale = scale;
+  options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, n, m);
+  options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
+  return options;
+}
+
 // Streaming options from the raw arguments: mask kind 1 (causal) forms no mask at all.
 StreamingOptions streaming_options(double tau, double scale, int mask_kind, const double* mask, int mask_rows,
                                    int mask_cols, int n, int m, int key_tile) {
@@ -389,11 +400,8 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const double* q, int q_rows, int q_cols, c
                                       const double* v, int v_rows, int v_cols, double tau, double scale, int mask_kind,
                                       const double* mask, int mask_rows, int mask_cols, int axis, int output_only) {
   return guarded([&] {
-    AttentionOptions options;
-    options.temperature = tau;
-    options.scale = scale;
-    options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
-    options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
+    const AttentionOptions options =
+        attention_options(tau, scale, mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows, axis);
     const ConstMap Q(q, q_rows, q_cols), K(k, k_rows, k_cols), V(v, v_rows, v_cols);
     // A page-sized call is written straight into the arena; a bigger one (whose shapes the core
     // checks before it allocates anything) into matrices of its own.
@@ -415,11 +423,8 @@ EMSCRIPTEN_KEEPALIVE int al_attention_f32(const float* q, int q_rows, int q_cols
                                           int mask_kind, const double* mask, int mask_rows, int mask_cols, int axis,
                                           int output_only) {
   return guarded([&] {
-    AttentionOptions options;
-    options.temperature = tau;
-    options.scale = scale;
-    options.mask = to_mask(mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows);
-    options.axis = axis == 1 ? SoftmaxAxis::Queries : SoftmaxAxis::Keys;
+    const AttentionOptions options =
+        attention_options(tau, scale, mask_kind, mask, mask_rows, mask_cols, q_rows, k_rows, axis);
     const ConstMapF Q(q, q_rows, q_cols), K(k, k_rows, k_cols), V(v, v_rows, v_cols);
     if (output_only != 0) {
       keep_f32(attention_output(Q, K, V, options), "the output", /*checked=*/true);

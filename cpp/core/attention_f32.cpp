@@ -67,6 +67,20 @@ MatrixF weighted_values(const kernels::Kernels<float>& kernels, const MatrixF& w
   return output;
 }
 
+// `weights` (holding scores) becomes the softmax of factor·scores over keys (each row; masked
+// keys get −∞, whose exponential is exactly 0) or over queries (each column: the mistake).
+void softmax_in_place(const kernels::Kernels<float>& kernels, const AttentionOptions& options, float factor,
+                      MatrixF& weights) {
+  if (options.axis == SoftmaxAxis::Keys) {
+    if (options.mask) weights = options.mask->select(weights, -INFINITY);
+    softmax_rows_in_place(kernels, weights, factor);
+  } else {
+    MatrixF by_key = weights.transpose();
+    softmax_rows_in_place(kernels, by_key, factor);
+    weights = by_key.transpose();
+  }
+}
+
 }  // namespace
 
 AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options) {
@@ -83,21 +97,9 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
   // --- forward pass 2: scaled scores, Q Kᵀ / scale (1/scale never above FLT_MAX)
   result.scaled_scores = result.raw_scores * static_cast<float>(std::fmin(1.0 / scale, FLT_MAX));
 
-  // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ. A masked key
-  // gets −∞, whose exponential is exactly 0.
-  const float inverse_temperature = clamped_inverse(options.temperature);
-  if (options.axis == SoftmaxAxis::Keys) {
-    if (options.mask) {
-      result.weights = options.mask->select(result.scaled_scores, -INFINITY);
-    } else {
-      result.weights = result.scaled_scores;
-    }
-    softmax_rows_in_place(kernels, result.weights, inverse_temperature);
-  } else {
-    MatrixF by_key = result.scaled_scores.transpose();
-    softmax_rows_in_place(kernels, by_key, inverse_temperature);
-    result.weights = by_key.transpose();
-  }
+  // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ
+  result.weights = result.scaled_scores;
+  softmax_in_place(kernels, options, clamped_inverse(options.temperature), result.weights);
 
   // --- forward pass 4: output = weights · V (n×dv)
   result.output = weighted_values(kernels, result.weights, V);
@@ -115,16 +117,8 @@ MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionO
   MatrixF weights;
   raw_scores_into(kernels, Q, K, weights);
   // --- pass 2: the softmax of scores / (scale·τ) in place: the two divisions are one factor of
-  // the exponent, so the scaled scores are never stored. A masked key gets −∞ (exactly 0 after).
-  const float factor = clamped_inverse(scale * options.temperature);
-  if (options.axis == SoftmaxAxis::Keys) {
-    if (options.mask) weights = options.mask->select(weights, -INFINITY);
-    softmax_rows_in_place(kernels, weights, factor);
-  } else {
-    MatrixF by_key = weights.transpose();
-    softmax_rows_in_place(kernels, by_key, factor);
-    weights = by_key.transpose();
-  }
+  // the exponent, so the scaled scores are never stored.
+  softmax_in_place(kernels, options, clamped_inverse(scale * options.temperature), weights);
   // --- pass 3: output = weights · V
   return weighted_values(kernels, weights, V);
 }
