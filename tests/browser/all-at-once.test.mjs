@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+import { PHONE, fitsOrScrollsInItsFrame, trailingNumber, useBrowser } from './harness.mjs';
 
 const session = useBrowser();
 
@@ -24,18 +24,6 @@ async function cellValues(grid, row) {
   const names = await grid.getByRole('row').nth(row).getByRole('gridcell')
     .evaluateAll((cells) => cells.map((c) => c.getAttribute('aria-label')));
   return names.map(trailingNumber);
-}
-
-// A map fits the phone's screen, or (when its printed values need more room than the screen
-// has at the 11 px floor) it scrolls inside its own frame, a named tab stop.
-async function fitsOrScrollsInItsFrame(grid, screenWidth) {
-  return grid.evaluate((svg, width) => {
-    const box = svg.getBoundingClientRect();
-    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
-    const region = svg.closest('[role=region]');
-    return (box.x >= 0 && box.right <= width)
-      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
-  }, screenWidth);
 }
 
 test('three matrices with their shapes: scores 8 × 8, weights 8 × 8, output 8 × 16 with feature columns', async () => {

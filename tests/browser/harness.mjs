@@ -108,3 +108,18 @@ export function trailingNumber(text) {
   if (!match) throw new Error(`no number at the end of "${text}"`);
   return Number(match[1]);
 }
+
+/**
+ * True when a heat map (its svg, as a locator) fits a screen `screenWidth` px wide, or, when its
+ * printed values need more room than the screen has at the 11 px floor, scrolls inside its own
+ * frame, which is then a named tab stop.
+ */
+export async function fitsOrScrollsInItsFrame(grid, screenWidth) {
+  return grid.evaluate((svg, width) => {
+    const box = svg.getBoundingClientRect();
+    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
+    const region = svg.closest('[role=region]');
+    return (box.x >= 0 && box.right <= width)
+      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+  }, screenWidth);
+}

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+import { PHONE, fitsOrScrollsInItsFrame, trailingNumber, useBrowser } from './harness.mjs';
 
 const session = useBrowser();
 
@@ -35,18 +35,6 @@ async function cellNames(grid) {
 /** What is printed inside each cell of the shown map (empty for a blank cell). */
 async function printedValues(grid) {
   return grid.locator('.heatmap-values text').allTextContents();
-}
-
-// A map fits the phone's screen, or (when its printed values need more room than the screen
-// has at the 11 px floor) it scrolls inside its own frame, a named tab stop.
-async function fitsOrScrollsInItsFrame(grid, screenWidth) {
-  return grid.evaluate((svg, width) => {
-    const box = svg.getBoundingClientRect();
-    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
-    const region = svg.closest('[role=region]');
-    return (box.x >= 0 && box.right <= width)
-      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
-  }, screenWidth);
 }
 
 test('by default the encoder role shows a full 8 × 8 map whose rows sum to 1', async () => {

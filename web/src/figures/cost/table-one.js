@@ -17,7 +17,7 @@ export function createTableOne(body, { lab }) {
   const tableWrap = htmlElement('div', {
     class: 'cost-table-wrap', role: 'region', tabindex: '0', 'aria-labelledby': uniqueId('table-caption'),
   }, null, body);
-  const table = htmlElement('table', { class: 'cost-table' }, null, tableWrap);
+  const table = htmlElement('table', { class: 'figure-table cost-table' }, null, tableWrap);
   const caption = htmlElement('caption', { id: tableWrap.getAttribute('aria-labelledby') }, null, table);
   caption.textContent =
     `Table 1 of the paper, first three rows, evaluated at d = ${TABLE.d} and kernel width k = ${TABLE.k}: ` +

@@ -64,7 +64,7 @@ export function createLearnReadouts(body, { tokens }) {
   const tableBox = htmlElement('details', { class: 'learn-table' }, null, body);
   htmlElement('summary', {}, 'The curves as a table', tableBox);
   const tableWrap = htmlElement('div', { class: 'learn-table-wrap', role: 'region', tabindex: '0', 'aria-label': 'training curves table' }, null, tableBox);
-  const table = htmlElement('table', {}, null, tableWrap);
+  const table = htmlElement('table', { class: 'figure-table' }, null, tableWrap);
   htmlElement('caption', {}, 'Both copies at about a dozen steps from the start to now (every step is in the Export menu).', table);
   const headRow = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
   htmlElement('th', { scope: 'col' }, 'step', headRow);

@@ -297,7 +297,7 @@ function createTable(parent) {
   const wrap = htmlElement('div', { class: 'measured-table-wrap', role: 'region', tabindex: '0', hidden: '' }, null, parent);
   const captionId = uniqueId('measured-caption');
   wrap.setAttribute('aria-labelledby', captionId);
-  const tableElement = htmlElement('table', { class: 'measured-table' }, null, wrap);
+  const tableElement = htmlElement('table', { class: 'figure-table measured-table' }, null, wrap);
   htmlElement('caption', { id: captionId }, 'Each size as measured: the time of one call (median) and the memory of the matrices it made', tableElement);
   for (const span of ['1', '2', '2']) htmlElement('colgroup', { span }, null, tableElement);
   const head = htmlElement('thead', {}, null, tableElement);
