@@ -97,9 +97,18 @@ test('h = 5 with d_model = 768 shows an error naming h and d_model and clears th
   const { page, problems } = await session.openPage();
   const view = costFigure(page);
   await expectVit(view);
+  // While typing, the message waits for a pause (an alert interrupts a screen reader); the
+  // numbers go at once. Enter (or leaving the field) commits it: the message then comes at once.
   await view.h.fill('5');
   const alert = view.alerts.filter({ hasText: /\S/ });
+  await expectCleared(view);
+  await alert.waitFor();
   assert.equal(await alert.count(), 1);
+  await view.h.fill('7');
+  await view.h.press('Enter');
+  assert.match(await alert.innerText(), /heads h = 7/, 'committed: the message is there at once');
+  await view.h.fill('5');
+  await view.h.press('Tab');
   const message = await alert.innerText();
   assert.match(message, /heads h = 5/);
   assert.match(message, /d_model = 768/);

@@ -47,10 +47,10 @@ export function mount(element, { lab, state }) {
 
   const controls = htmlElement('div', { class: 'figure-controls cost-fields' }, null, body);
   let lastEdited = 'n';
-  const edited = (name) => () => {
+  const edited = (name) => (text, { committed }) => {
     lastEdited = name;
     if (name === 'n' && sameBox.checked) fields.m.input.value = fields.n.input.value;
-    evaluate();
+    evaluate({ committed });
   };
   const fields = {
     n: createNumberField(controls, { label: 'queries n', hint: 'tokens that ask', onInput: edited('n') }),
@@ -163,7 +163,13 @@ export function mount(element, { lab, state }) {
     ? `${text.slice(0, MAX_QUOTED)}\u2026 (${formatCount(text.length)} characters)` : text);
 
   let shownOnce = false;
-  function evaluate() {
+  // A field's message is an alert, read out at once: while the reader types ("1e" on the way to
+  // "1e6", an emptied field before the new number), it waits for a pause in the typing, and
+  // comes at once when the field is committed. The numbers are withdrawn at once either way.
+  const TYPING_PAUSE_MS = 800;
+  let pendingMessage = 0;
+  function evaluate({ committed = true } = {}) {
+    clearTimeout(pendingMessage);
     let setup;
     let result;
     try {
@@ -175,14 +181,18 @@ export function mount(element, { lab, state }) {
       const typed = fields[name].input.value.trim();
       // The core sees an empty or unreadable field as NaN; say what was actually typed.
       const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${quoted(typed)}\u201d`);
-      fields[name].showError(message);
+      const say = () => {
+        fields[name].showError(message);
+        staleNote.hidden = !shownOnce;
+      };
+      if (committed) say();
+      else pendingMessage = setTimeout(say, TYPING_PAUSE_MS);
       // Never leave the numbers of other inputs on screen as if they answered these.
       for (const readout of readouts) {
         readout.output.textContent = DASH.initial;
         readout.note.textContent = '';
       }
       plot.clear?.();
-      staleNote.hidden = !shownOnce;
       return;
     }
     for (const field of Object.values(fields)) field.showError('');

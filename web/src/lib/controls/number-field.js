@@ -74,7 +74,8 @@ export function parseCount(text) {
 
 /**
  * A labelled text field for a whole number, with a hint and a place for its error message.
- * Returns { element, input, showError(message) } ('' clears the error).
+ * onInput(text, { committed }) runs on every keystroke (committed false) and when the field is
+ * committed (true). Returns { element, input, showError(message) } ('' clears the error).
  */
 export function createNumberField(parent, { label, hint, onInput }) {
   const id = uniqueId('number');
@@ -86,7 +87,10 @@ export function createNumberField(parent, { label, hint, onInput }) {
   }, null, element);
   htmlElement('p', { id: `${id}-hint`, class: 'control-hint' }, hint, element);
   const error = htmlElement('p', { id: `${id}-error`, class: 'field-error', role: 'alert', hidden: '' }, null, element);
-  input.addEventListener('input', () => onInput(input.value));
+  input.addEventListener('input', () => onInput(input.value, { committed: false }));
+  // Enter, or leaving a changed field, commits what was typed: a message about it can then be
+  // shown at once, where one while the reader is still typing should wait for a pause.
+  input.addEventListener('change', () => onInput(input.value, { committed: true }));
   return {
     element,
     input,
