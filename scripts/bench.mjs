@@ -321,6 +321,7 @@ const lines = [
   `- machine: ${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB, Linux ${machine.kernel} (shared with other jobs)`,
   `- load average (1, 5, 15 min) at the start and after each pass: ${machine.load_average_1_5_15.map((l) => l.join(' ')).join('; ')}`,
   `- node ${machine.node}; ${machine.emscripten}; native ${machine.native_compiler}, Google Benchmark ${machine.google_benchmark}`,
+  '- native build: CMake Release (-O3), no -march: SSE2, the same 4 float32 lanes as WebAssembly SIMD',
   `- ${Object.entries(machine.versions).map(([p, v]) => `${p} ${v}`).join(', ')} (onnxruntime-web: wasm EP, 1 thread, SIMD)`,
   '',
   '## Attention, softmax(Q Kᵀ / √d) V',
