@@ -14,7 +14,7 @@
 // wall time would count the time other processes hold the core), median of the samples of a pass,
 // best of 3 passes. GFLOP/s counts 4·n·m·d. It writes docs/performance.md and docs/performance.json
 // and prints the table. A benchmark, not a test: nothing here fails on a number.
-// Usage: node scripts/bench.mjs [--quick]   (--quick: 1 pass, fewer samples, to try the script)
+// Usage: node --expose-gc scripts/bench.mjs [--quick]   (--quick: 1 pass, fewer samples, to try the script)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -184,7 +184,12 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
+// Each sample starts from a collected heap (node --expose-gc, as bench.sh runs it): the CPU
+// time counts the collector's threads too, and without this the garbage of a big case (8 MiB
+// result buffers at n = 1024) was collected inside the next small case's samples.
+const collect = typeof globalThis.gc === 'function' ? globalThis.gc : () => {};
 async function sample(c) {
+  collect();
   const start = cpuMs();
   if (c.async) {
     for (let i = 0; i < c.inner; i++) await c.run();

@@ -20,4 +20,4 @@ if ! cmake --build build/native --target attention_kernels_benchmark -j 2; then
 fi
 # The kernels one by one (Q·Kᵀ, the softmax rows, P·V; portable and SIMD sets), as WebAssembly.
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target attention_kernels_timing -j 2
-exec node scripts/bench.mjs "$@"
+exec node --expose-gc scripts/bench.mjs "$@"
