@@ -225,7 +225,7 @@ export function mount(element, { lab, state }) {
       const mini = htmlElement('canvas', { width: n, height: n, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, null, button);
       htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
       button.addEventListener('click', () => state.set('heads.head', s));
-      set.push({ button, context: mini.getContext('2d'), drawn: null });
+      set.push({ button, context: mini.getContext('2d'), drawn: false });
     }
     return set;
   }
@@ -280,12 +280,13 @@ export function mount(element, { lab, state }) {
         const thumb = thumbButtons[s];
         if (!thumb) return;
         thumb.button.setAttribute('aria-pressed', String(s === picked));
-        if (thumb.drawn !== head.weights.data.join() && thumb.context) {
+        // A split's heads are fixed (the toy's weights do not change): each thumbnail is drawn once.
+        if (!thumb.drawn && thumb.context) {
           head.weights.data.forEach((weight, index) => {
             thumb.context.fillStyle = interpolateViridis(Math.min(1, Math.max(0, weight)));
             thumb.context.fillRect(index % n, Math.floor(index / n), 1, 1);
           });
-          thumb.drawn = head.weights.data.join();
+          thumb.drawn = true;
         }
       });
       if (h > 1) {
