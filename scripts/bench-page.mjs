@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The page's budgets (issue 9 item 5, issue 10 item 12), measured in headless Chromium on
+// The page's speed budgets (key presses, long tasks, mounting on a slow CPU), measured in headless Chromium on
 // 127.0.0.1 under the page's real CSP:
 //   - input → next frame on the temperature τ slider and on the head split stepping to h = 8
 //     (median and p95 over --events key presses each);

@@ -1,4 +1,4 @@
-// Chart text reads well everywhere (issue 10, items 5 and 6):
+// Chart text reads well everywhere:
 // - every visible chart label has a WCAG contrast of at least 4.5:1 with the fill behind it,
 //   in the light and the dark theme, at the figures' defaults and at extreme settings (axe
 //   leaves text on SVG fills "incomplete", so the contrast is computed here, in the page);

@@ -1,4 +1,4 @@
-// The page's edge where readers type and links arrive (issue 10, items 1, 3, 4 and 10):
+// The page's edge where readers type and links arrive:
 //   - settings that are each valid but do not fit together (the cost figure's h must divide
 //     d_model, every count must stay within 2^53; the heads figure's picked head must be one of
 //     its 2^k) are moved to the nearest that fits, with a notice, on the page, in the iframe

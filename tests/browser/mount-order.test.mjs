@@ -1,6 +1,6 @@
 // Mounting the page: figures are drawn one per task, the one on screen first, so the page
-// answers at once even on a slow machine (issue 10 item 12); and the width experiment's full
-// run is spread over tasks too, so the keys slider never waits for it (issue 9 item 5).
+// answers at once even on a slow machine; and the width experiment's full
+// run is spread over tasks too, so the keys slider never waits for it.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,7 +1,7 @@
 // The page stands on one WebAssembly module for as long as it is open: 10,000 invalid
 // keystrokes in the cost figure (each one a failing lab.cost call that shows its message) and
 // 10,000 valid moves of the sliders across the figures leave the module's heap, its stack
-// pointer and its live Embind handles exactly where they were (issue 8, "The page").
+// pointer and its live Embind handles exactly where they were.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
