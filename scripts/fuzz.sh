@@ -13,9 +13,23 @@ out=build/fuzz
 mkdir -p "$out/corpus"
 
 # Every core source, so that a new core file is fuzzed too. Eigen's assertions stay on: a shape
-# that got past the core's checks aborts instead of reading out of bounds.
-clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -Icpp/core -isystem /usr/include/eigen3 cpp/core/*.cpp cpp/core/learn/*.cpp tests/fuzz/core_fuzz.cpp -o "$out/core_fuzz"
+# that got past the core's checks aborts instead of reading out of bounds. Each file is compiled on its own, as many at once as there are cores (one clang++ call over all
+# of them kept one core busy for a minute while the other stood idle), and again only when it or
+# a core header changed since.
+flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icpp/core -isystem /usr/include/eigen3)
+mkdir -p "$out/obj"
+objects=()
+for source in cpp/core/*.cpp cpp/core/learn/*.cpp tests/fuzz/core_fuzz.cpp; do
+  object="$out/obj/$(echo "${source%.cpp}" | tr / _).o"
+  objects+=("$object")
+  if [ -f "$object" ] && [ ! "$source" -nt "$object" ] && [ -z "$(find cpp/core -name '*.hpp' -newer "$object" -print -quit)" ]; then
+    continue
+  fi
+  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+  clang++ "${flags[@]}" -c "$source" -o "$object" &
+done
+for job in $(jobs -p); do wait "$job"; done
+clang++ "${flags[@]}" "${objects[@]}" -o "$out/core_fuzz"
 
 set +e
 "$out/core_fuzz" "$out/corpus" tests/fuzz/corpus -max_total_time="$seconds" -max_len=4096 -timeout=20 \

@@ -38,7 +38,7 @@ window.attentionLab = Object.freeze({
   keys: (figure) => state.keysOf(figure),
   schema: (key) => state.schemaOf(key),
   value: (key) => state.get(key),
-  // The WebAssembly module's heap, stack pointer and live handle count (tests/browser/boundary.test.mjs).
+  // The WebAssembly module's heap, stack pointer and live handle count (tests/browser/page-heap.test.mjs).
   memoryStats: async () => (await labReady).memoryStats(),
 });
 
