@@ -84,15 +84,22 @@ test('for every figure: each setting in the URL shows in the controls, and Copy 
 
     // Each setting on its own matters to the controls: put one back to its default and the
     // controls differ from the all-changed view (tested in the context of the others, since
-    // e.g. the cost figure's m only shows once "m = n" is off).
-    const without = await open('');
+    // e.g. the cost figure's m only shows once "m = n" is off). The load above showed that the
+    // page's link reads every key; this part is the figure's own, so it runs in the figure's
+    // embed, which mounts the same module through the same store alone: one light load per key
+    // instead of the whole page's.
+    const embedLink = (values) => `embed.html?${new URLSearchParams([['figure', name],
+      ...Object.entries(values).map(([key, value]) => [key.slice(name.length + 1), String(value)])])}`;
+    const without = await open(embedLink(all));
+    const shownAlone = await controlSnapshot(without.page, name);
+    assert.notDeepEqual(shownAlone, defaults, `${name}: the embed's controls moved away from the defaults`);
     for (const key of keys) {
       // learn.steps says how far a link trains before it pauses: it moves the step counter and
       // the maps, not a control (learn.test.mjs checks that such a link reproduces the step).
       if (key === 'learn.steps') continue;
       const { [key]: _, ...others } = all;
-      await reload(without.page, query(others));
-      assert.notDeepEqual(await controlSnapshot(without.page, name), shown, `${key}=${all[key]} shows in ${name}'s controls`);
+      await reload(without.page, embedLink(others));
+      assert.notDeepEqual(await controlSnapshot(without.page, name), shownAlone, `${key}=${all[key]} shows in ${name}'s controls`);
     }
     assert.deepEqual(without.problems, []);
     assert.deepEqual(without.dialogs, []);
