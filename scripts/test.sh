@@ -29,8 +29,17 @@ step "core fuzzing (libFuzzer, ASan + UBSan: 500,000 inputs from seed 1, 90 s at
 FUZZ_SEED=1 FUZZ_RUNS=500000 bash scripts/fuzz.sh 90
 
 step "JS API (node --test)"
-node --test tests/js/
+node --test --test-concurrency=2 tests/js/
 
 step "page build and browser tests (node --test)"
 node scripts/build-web.mjs
-node --test --test-concurrency=1 tests/browser/
+# Two test files at a time: each has its own server and browser on their own ports and temporary
+# folders. The files that time the page (how figures mount and yield, the measured figure's
+# timing run) run afterwards on their own, so that another file's load cannot fail them.
+alone=(tests/browser/mount-order.test.mjs tests/browser/measured.test.mjs)
+together=()
+for file in tests/browser/*.test.mjs; do
+  [[ " ${alone[*]} " == *" $file "* ]] || together+=("$file")
+done
+node --test --test-concurrency=2 "${together[@]}"
+node --test --test-concurrency=1 "${alone[@]}"
