@@ -55,6 +55,16 @@ export function heightTable(heights) {
   return lines.join('\n');
 }
 
+/** Where the measured heights are kept for the page's Embed code panel. */
+export const EMBED_HEIGHTS_PATH = join(ROOT, 'web/src/lib/share/embed-heights.json');
+
+/** { figure: { width: px } } rounded up to 10 px, as the README's table gives them. */
+export function roundedHeights(heights) {
+  const up = (px) => Math.ceil(px / 10) * 10;
+  return Object.fromEntries(Object.entries(heights).map(([figure, byWidth]) => [figure,
+    Object.fromEntries(EMBED_WIDTHS.map((w) => [String(w), up(byWidth[w])]))]));
+}
+
 /** Figure names in page order, from the built index.html. */
 export function figureNames(indexHtml) {
   return [...indexHtml.matchAll(/<figure\b[^>]*\bdata-figure="([^"]+)"/g)].map((m) => m[1]);
@@ -123,7 +133,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       const server = await startServer({ root: distDir, port: 0, csp: true });
       const chromium = await launchChromium();
       try {
-        next = replaceBlock(next, 'heights', heightTable(await measureEmbedHeights(chromium.browser, server.url, figureNames(indexHtml))));
+        const heights = await measureEmbedHeights(chromium.browser, server.url, figureNames(indexHtml));
+        next = replaceBlock(next, 'heights', heightTable(heights));
+        // The Embed code panel gives each iframe the tallest of these, so that a frame is tall
+        // enough at every width even where no script may resize it.
+        if (!values.check) await writeFile(EMBED_HEIGHTS_PATH, `${JSON.stringify(roundedHeights(heights), null, 2)}\n`);
       } finally {
         await chromium.close();
         await server.close();

@@ -10,8 +10,10 @@ import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { buildDist } from '../../scripts/build-dist.mjs';
-import { EMBED_WIDTHS, figureNames, heightTable, measureEmbedHeights, readBlock, sizeTables } from '../../scripts/readme-tables.mjs';
-import { WEB_ROOT, useBrowser } from './harness.mjs';
+import {
+  EMBED_HEIGHTS_PATH, EMBED_WIDTHS, figureNames, heightTable, measureEmbedHeights, readBlock, sizeTables,
+} from '../../scripts/readme-tables.mjs';
+import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const session = useBrowser();
@@ -67,4 +69,25 @@ test('the README\'s embed heights at 375, 768 and 1280 px are within 5 % of the 
   }
   const stale = differences(readBlock(readme, 'heights'), heightTable(heights), (doc, real) => Math.abs(doc - real) <= 0.05 * real);
   assert.deepEqual(stale, [], 'run: bash scripts/dist.sh && node scripts/readme-tables.mjs --heights');
+});
+
+test('the Embed code panel sizes frames from the README\'s heights: the tallest of the three widths', async () => {
+  const kept = JSON.parse(await readFile(EMBED_HEIGHTS_PATH, 'utf8'));
+  const table = rows(readBlock(readme, 'heights')).slice(2);
+  assert.deepEqual(Object.keys(kept), table.map(([figure]) => figure.replaceAll('`', '')), 'the same figures, in page order');
+  for (const [figure, ...cells] of table) {
+    const name = figure.replaceAll('`', '');
+    assert.deepEqual(EMBED_WIDTHS.map((w) => kept[name][String(w)]), cells.map((c) => Number(UNIT.exec(c)[1])), `${name}: the same heights`);
+  }
+
+  // The panel's iframe code at the defaults asks for at least the tallest of them.
+  const { page, problems } = await session.openPage({ contextOptions: { ...DESKTOP, permissions: ['clipboard-read', 'clipboard-write'] } });
+  const name = 'by-hand';
+  const figure = page.locator(`[data-figure="${name}"]`);
+  await figure.getByRole('button', { name: 'Embed code' }).click();
+  const code = await figure.getByLabel('As an iframe, with the script that sizes it').inputValue();
+  const height = Number(/height="(\d+)"/.exec(code)[1]);
+  const tallest = Math.max(...Object.values(kept[name]));
+  assert.ok(height >= tallest, `${name}: the iframe asks for ${height} px, at least the tallest measured, ${tallest} px`);
+  assert.deepEqual(problems, []);
 });

@@ -2,6 +2,8 @@
 // this figure's current settings, and the two embed snippets (iframe, element). Pure
 // functions of the store and a few URLs.
 
+import EMBED_HEIGHTS from './embed-heights.json' with { type: 'json' };
+
 const MAX_FRAME_HEIGHT = 20000;
 
 /** Text safe inside a double-quoted HTML attribute. */
@@ -34,6 +36,15 @@ export function figureLink({ state, figureName, pageUrl }) {
 /** This figure's current settings under their short (unprefixed) names. */
 export function figureSettings(state, figureName) {
   return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.get(key)]));
+}
+
+/**
+ * The tallest this figure's embed is at its defaults at 375, 768 and 1280 px (px, rounded up to
+ * 10), as node scripts/readme-tables.mjs --heights measured it; 0 for a figure it does not list.
+ */
+export function tallestEmbed(figureName) {
+  const byWidth = Object.hasOwn(EMBED_HEIGHTS, figureName) ? EMBED_HEIGHTS[figureName] : {};
+  return Math.max(0, ...Object.values(byWidth));
 }
 
 /** The two embed snippets: { iframe, element } (HTML text), for the current settings. */

@@ -22,7 +22,7 @@ import { htmlElement, uniqueId } from '../dom/elements.js';
 import { exportMenu } from '../export/menu.js';
 import { copyText } from './clipboard.js';
 import { disclosureGroup } from './disclosure.js';
-import { embedSnippets, figureKeys, figureLink, figureSettings } from './links.js';
+import { embedSnippets, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
 
 const STATUS_CLEAR_MS = 6000;
@@ -147,9 +147,13 @@ export function addFigureToolbar(figureElement, options) {
     elementField.closest('.figure-snippet').hidden = !base;
     embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
     if (!base) return;
-    // The figure without this toolbar (and its open panel): roughly what the embed will show.
-    const height = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
-    const snippets = embedSnippets({ state, figureName, embedBase: base, title, height: height > 0 ? height + 32 : 640 });
+    // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
+    // README's table), or its height here without this toolbar and its open panel, if that is
+    // taller (a setting such as more heads makes a figure taller), so that a host that strips the
+    // resize script still shows the whole figure at any of those widths.
+    const here = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
+    const height = Math.max(tallestEmbed(figureName), here > 0 ? here + 32 : 0) || 640;
+    const snippets = embedSnippets({ state, figureName, embedBase: base, title, height });
     frameField.value = snippets.iframe;
     frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
     elementField.value = snippets.element;
