@@ -170,7 +170,14 @@ export function shadowStyles(css) {
   const hostBase = [
     ':host { display: block; container: attention-figure / inline-size; }',
     ':host([hidden]) { display: none; }',
-    '.al-frame { display: flow-root; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg); line-height: 1.5; }',
+    // Text properties inherit into a shadow root: a slide deck's 42 px centred capitals would
+    // reach every line of the figure. The frame sets each one back to what the page uses, so the
+    // host can change the figure only through the documented --al-* properties.
+    '.al-frame { display: flow-root; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg);',
+    '  font-size: var(--al-text-size); line-height: var(--al-line); font-style: normal; font-weight: 400;',
+    '  font-variant: normal; font-stretch: normal; text-align: start; text-indent: 0; text-transform: none;',
+    '  letter-spacing: normal; word-spacing: normal; white-space: normal; text-shadow: none;',
+    '  text-decoration: none; -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }',
     '',
   ].join('\n');
   const widthOnly = /@media\s*(\((?:min|max)-width:\s*[^)]+\)(?:\s+and\s*\((?:min|max)-width:\s*[^)]+\))*)\s*\{/g; // minified CSS drops the spaces
