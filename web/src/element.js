@@ -25,6 +25,7 @@ import { PRESENTATION_KEYS, applyPresentation, readPresentation } from './lib/st
 import { createStore } from './lib/state/store.js';
 import { figureSettings } from './lib/share/links.js';
 import { htmlElement } from './lib/dom/elements.js';
+import { keepOwnKeys } from './lib/dom/own-keys.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 const ASKED_BY = 'This element';
@@ -116,6 +117,7 @@ class AttentionFigure extends HTMLElement {
       // The frame carries the theme and the hidden parts (data-al-*), so that they win over
       // whatever the host sets on the element itself.
       this.#frame = htmlElement('div', { class: 'al-frame' }, null, shadow);
+      keepOwnKeys(shadow); // lives as long as the shadow root: nothing to undo on removal
       this.#observer = new MutationObserver((records) => this.#attributesChanged(records));
     }
     this.#observer.observe(this, { attributes: true, attributeOldValue: true });

@@ -1,6 +1,7 @@
-// An element placed in a host that styles text its own way (a slide deck's large, centred,
-// spaced capitals) still draws its figure in the page's own text: the host reaches inside only
-// through the documented --al-* custom properties.
+// An element placed in a host that has its own ways: a slide deck's large, centred, spaced
+// capitals, and its own key listeners. The figure still draws in the page's own text (the host
+// reaches inside only through the documented --al-* custom properties), and a key that one of
+// its controls uses moves that control without also reaching the host's listeners.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -59,4 +60,46 @@ test('a host\'s text styles do not reach the figure; its --al-* properties do', 
   assert.equal(loud.frame['font-size'], '17px', 'the page\'s body text size (1.0625rem)');
   assert.equal(loud.caption['text-transform'], 'none');
   assert.equal(loud.accent, 'rgb(200, 0, 100)', 'the documented custom properties still pass');
+});
+
+test('keys a focused control uses stay with the figure; other keys reach the host', async () => {
+  await writeFile(join(hostDir, 'deck.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<link rel="icon" href="data:,"><title>Deck</title>
+<script src="${pathToFileURL(join(WEB_ROOT, 'attention-figure.js')).href}"></script></head>
+<body><p id="slide-text">A slide</p><attention-figure name="by-hand"></attention-figure><attention-figure name="temperature"></attention-figure></body></html>`);
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(join(hostDir, 'deck.html')).href);
+  // The deck's own listener, as reveal.js has one: on the document, bubbling.
+  await page.evaluate(() => {
+    window.heard = [];
+    document.addEventListener('keydown', (event) => window.heard.push(event.key));
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-figure')].every((e) => e.dataset.labReady === 'true'));
+  const heard = () => page.evaluate(() => window.heard.splice(0));
+  const temperature = page.locator('attention-figure[name="temperature"]');
+
+  const tau = temperature.getByLabel('temperature \u03c4');
+  await tau.focus();
+  const before = await tau.getAttribute('aria-valuetext');
+  for (const key of ['ArrowRight', 'ArrowUp', 'PageUp', 'End', 'Home']) await page.keyboard.press(key);
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await tau.getAttribute('aria-valuetext'), before, 'the slider moved');
+  assert.deepEqual(await heard(), [], 'the deck heard none of the slider\'s keys');
+  await page.keyboard.press('Escape');
+  assert.deepEqual(await heard(), ['Escape'], 'a key the slider does not use still reaches the deck');
+
+  // A drag handle of the by-hand planes moves with the arrows, and the deck hears nothing.
+  const handle = page.locator('attention-figure[name="by-hand"]').getByRole('slider').first();
+  await handle.focus();
+  const label = await handle.getAttribute('aria-valuetext');
+  await page.keyboard.press('ArrowLeft');
+  assert.notEqual(await handle.getAttribute('aria-valuetext'), label, 'the handle moved');
+  assert.deepEqual(await heard(), []);
+
+  // With nothing of the figure focused, the deck hears every key.
+  await page.locator('#slide-text').click();
+  for (const key of ['ArrowRight', 'ArrowLeft', ' ']) await page.keyboard.press(key);
+  assert.deepEqual(await heard(), ['ArrowRight', 'ArrowLeft', ' ']);
+  await context.close();
 });
