@@ -230,8 +230,14 @@ test('every figure on the page: each Export item downloads and parses', async ()
       summary.push(`${name}: nothing to export`);
     } else {
       for (let i = 0; i < count; i += 1) {
-        // The whole figure as one HTML file is tested in author-host.test.mjs.
-        if (await items.nth(i).evaluate((el) => el.classList.contains('figure-export-whole'))) continue;
+        // The whole figure as one HTML file is tested in author-host.test.mjs, and every matrix
+        // row (CSV and JSON of what the figure computes) by the registered-matrices test below,
+        // at these same settings: here, the pictures.
+        const row = await items.nth(i).evaluate((el) => ({
+          whole: el.classList.contains('figure-export-whole'),
+          matrix: /\(matrix\)/.test(el.querySelector('.figure-export-kind')?.textContent ?? ''),
+        }));
+        if (row.whole || row.matrix) continue;
         const found = await checkRow(page, name, items.nth(i), settings);
         summary.push(`${name}: ${found.itemName} (${found.kind}) ${found.formats.join('/')}`);
       }
