@@ -14,7 +14,9 @@
 // wall time would count the time other processes hold the core), median of the samples of a pass,
 // best of 3 passes. GFLOP/s counts 4·n·m·d. It writes docs/performance.md and docs/performance.json
 // and prints the table. A benchmark, not a test: nothing here fails on a number.
-// Usage: node --expose-gc scripts/bench.mjs [--quick]   (--quick: 1 pass, fewer samples, to try the script)
+// Usage: node --expose-gc scripts/bench.mjs [--quick] [--small]   (--quick: 1 pass, fewer samples, to try
+// the script; --small: the small-call rows alone, no sizes, peers or native rows, printed and not
+// written to docs/, to compare two builds of the bindings quickly)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,10 +28,11 @@ import { buildDir, loadLab } from '../tests/js/load-lab.mjs';
 import { attentionModel } from './onnx-attention.mjs';
 
 const quick = process.argv.includes('--quick');
+const small = process.argv.includes('--small');
 const PASSES = quick ? 1 : 3;
 const SAMPLES = quick ? 3 : 7; // per case and pass
 const SAMPLE_MS = quick ? 2 : 5; // CPU time of one sample, at least (many calls when they are short)
-const SIZES = [[8, 16], [64, 64], [256, 64], [1024, 64]];
+const SIZES = small ? [] : [[8, 16], [64, 64], [256, 64], [1024, 64]];
 const require = createRequire(import.meta.url);
 const loads = [loadavg()];
 
@@ -39,15 +42,18 @@ const core = await require(`${buildDir}wasm/attention_lab_node.cjs`)({
   wasmBinary: readFileSync(`${buildDir}wasm/attention_lab_node.wasm`),
 }); // the raw module as well, to time the core's own work without the JS API around it
 
-const tf = await import('@tensorflow/tfjs-core');
-const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
-setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
-await tf.setBackend('wasm');
-await tf.ready();
-const ort = await import('onnxruntime-web');
-ort.env.wasm.numThreads = 1;
-ort.env.wasm.simd = true;
-ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
+// The peers, loaded only when the sizes are measured.
+const tf = small ? null : await import('@tensorflow/tfjs-core');
+const ort = small ? null : await import('onnxruntime-web');
+if (!small) {
+  const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+  setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.simd = true;
+  ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
+}
 
 function randomMatrix(rows, cols, seed, Type = Float64Array) {
   let x = seed;
@@ -229,7 +235,7 @@ for (const c of cases) {
 const nativeBinary = `${buildDir}native/attention_kernels_benchmark`;
 const nativeRuns = [];
 function runNative() {
-  if (!existsSync(nativeBinary)) return;
+  if (small || !existsSync(nativeBinary)) return;
   const report = JSON.parse(execFileSync(nativeBinary, ['--benchmark_format=json', `--benchmark_min_time=${quick ? 0.02 : 0.1}`,
     '--benchmark_repetitions=5', '--benchmark_report_aggregates_only=true'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
   nativeRuns.push(report);
@@ -279,6 +285,12 @@ for (const [n, d] of SIZES) {
 }
 
 const budgetTime = Object.fromEntries(cases.filter((c) => c.group === 'budget').map((c) => [c.id, best(c)]));
+if (small) {
+  const formatted = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
+  console.log(`load average ${loads.map((l) => l.map((x) => x.toFixed(2)).join(' ')).join('; ')}`);
+  for (const c of cases) console.log(`${formatted(best(c)).padStart(10)}  ${c.name}`);
+  process.exit(0);
+}
 const at = (name, n) => rows.find((r) => r.implementation === name && r.n === n)?.median_ms;
 const budgets = [
   ...cases.filter((c) => c.group === 'budget').map((c) => ({ call: c.name, median_ms: best(c), budget_ms: c.budget ?? null,
