@@ -4,8 +4,8 @@
 // (issue 8, item 1: each error used to leave 16-176 bytes of stack and 2-8 handles behind.)
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { at, matrix } from '../../cpp/bindings/attention-lab.js';
-import { loadLab } from './load-lab.mjs';
+import { at, matrix } from '../../../cpp/bindings/attention-lab.js';
+import { loadLab } from '../load-lab.mjs';
 
 const CALLS = 50_000;
 

@@ -5,7 +5,7 @@
 // a second time must leave heap, stack and handles exactly where the first pass left them.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { loadLab } from './load-lab.mjs';
+import { loadLab } from '../load-lab.mjs';
 
 const CALLS = 4000;
 const SEED = 20261201;
