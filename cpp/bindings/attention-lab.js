@@ -12,10 +12,11 @@
 //      own length, whatever its `length` property says), shapes, options from a closed set,
 //      mask entries, counts, and the work budget (LIMITS). A bad argument throws an Error
 //      naming the argument, what was expected and what came, before the core is touched.
-//   2. The inputs are copied once into one reused area of the WebAssembly heap, behind a call
-//      record of their addresses, shapes and the call's numbers, and one raw export runs the
-//      core. It never throws: it returns a status, and the core's message for a failure, which
-//      is thrown here as an Error.
+//   2. The inputs are copied once into one reused area of the WebAssembly heap, exactly as they
+//      were read (an input whose buffer a later argument's getter grew, shrank or detached is
+//      refused, naming it, before anything is written), behind a call record of their
+//      addresses, shapes and the call's numbers, and one raw export runs the core. It never
+//      throws: it returns a status, and the core's message for a failure, thrown here as an Error.
 //   3. The results are copied out once into fresh typed arrays, and the core frees them.
 // So an error, however many, leaves nothing behind: not a byte of heap, not a byte of the
 // WebAssembly stack, not an Embind handle (see memoryStats and tests/js/api/error-path-leaks.test.mjs).

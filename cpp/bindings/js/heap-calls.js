@@ -10,7 +10,7 @@
 // The order of stage's matrices and of the numbers is the export's record struct, defined once
 // in its file under cpp/bindings/exports/. Nothing here checks an argument: that was done
 // before (cpp/bindings/js/read-arguments.js).
-import { ELEMENT_TYPES, messageOf } from './read-arguments.js';
+import { ELEMENT_TYPES, changedError, messageOf, unchanged } from './read-arguments.js';
 
 /** Bytes at the start of the input area kept for the call record (kRecordBytes in boundary.hpp). */
 export const RECORD_BYTES = 256;
@@ -40,6 +40,17 @@ export function createHeapCalls(core) {
     const bytes = RECORD_BYTES + padded(a) + padded(b, a) + padded(c, b) + padded(d, c) + padded(e, d) + padded(f, e) + padded(g, f);
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
+    // The snapshot rule: each input is copied only if its data still has the length it was read
+    // and checked with, and its buffer the same size (a getter of a later argument may have
+    // grown, shrunk or detached it; reserving the area may have grown the memory that a view of
+    // the heap itself lies in). Checked after reserving and before the first copy, with no
+    // caller's code in between: a changed input is refused with the input area given back and
+    // not a byte of the heap written.
+    if (!(same(a) && same(b) && same(c) && same(d) && same(e) && same(f) && same(g))) {
+      const changed = [a, b, c, d, e, f, g].find((input) => !same(input));
+      core._al_release();
+      throw changedError(changed);
+    }
     callRecord = base;
     field = base / 8;
     let address = base + RECORD_BYTES;
@@ -51,6 +62,7 @@ export function createHeapCalls(core) {
     address = place(f, address, e);
     place(g, address, f);
   }
+  const same = (input) => input === undefined || unchanged(input);
   // Each input starts on an 8-byte boundary, so float64 data may follow float32 data.
   function padded(input, previous) {
     return input === undefined || input === previous ? 0 : Math.ceil((input.length * input.precision.bytes) / 8) * 8;

@@ -6,7 +6,9 @@
 // that the API, this table and docs/contributing.md's table list the same names (api-names.test.mjs).
 //
 // An entry:
-//   failing   [{ label?, args: (context) => [...], message: RegExp }]; an empty list needs `cannotFail`
+//   failing   [{ label?, args: (context) => [...], message: RegExp, calls? }]; an empty list needs
+//             `cannotFail`; `calls`: how many the leak test makes, when fewer than its 50,000 (each
+//             of the snapshot rule's calls makes a fresh resizable buffer)
 //   good      { args: (context) => [...], then?: (result) => value, expect: { path: number | number[] },
 //               tolerance, check?: (value) => void }; `value: (lab) => lab.x` for names that are not functions
 //   fuzz      (f) => [...] arguments drawn with the fuzz's toolkit f (random-calls.test.mjs), or null with `noFuzz`
@@ -21,6 +23,25 @@ const f32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data
 // [1, 0, 1] / √2, so the weights are e^0.7071 : 1 : e^0.7071 = [0.401, 0.198, 0.401] and the
 // output 0.401·[1, 0] + 0.198·[0, 1] + 0.401·[0.5, 0.5] = [0.602, 0.398].
 const worked = () => [matrix([[1, 0]]), keys(), values()];
+// The snapshot rule's hostile arguments: data in a resizable (or growable shared) buffer, and a
+// later argument whose getter changes that buffer after the earlier argument was read and checked.
+/** A matrix whose data is a length-tracking view of a resizable ArrayBuffer, or a growable SharedArrayBuffer. */
+export function resizableMatrix(rows, shared = false) {
+  const entries = rows.length * rows[0].length;
+  const Buffer = shared ? SharedArrayBuffer : ArrayBuffer;
+  const buffer = new Buffer(8 * entries, { maxByteLength: 8 * entries + 64 });
+  const data = new Float64Array(buffer);
+  data.set(rows.flat());
+  return { matrix: { rows: rows.length, cols: rows[0].length, data }, buffer };
+}
+/** The same matrix, whose `rows` getter first does `act` (to another argument's buffer). */
+export function actingMatrix(m, act) {
+  return { get rows() { act(); return m.rows; }, cols: m.cols, data: m.data };
+}
+export const detach = (buffer) => structuredClone(buffer, { transfer: [buffer] });
+const changed = (name, from, to) => new RegExp(`^${name}: the buffer of its data changed size \\(${from} bytes when ${name} was read, ${to} now\\) while the later arguments were read; nothing was computed$`);
+const detachedMessage = (name) => new RegExp(`^${name}: the buffer of its data was detached \\(transferred\\) while the later arguments were read; nothing was computed$`);
+
 const WORKED = { 'rawScores.data': [1, 0, 1], 'scaledScores.data': [Math.SQRT1_2, 0, Math.SQRT1_2],
   'weights.data': [0.4011, 0.1978, 0.4011], 'output.data': [0.6017, 0.3983] };
 
@@ -47,6 +68,34 @@ export const API_CASES = {
     failing: [
       { args: () => [matrix([[1, 0, 0]]), keys(), values()], message: /Q \(1x3\) and K \(3x2\) must have the same number of columns/ },
       { label: 'float32', args: () => [f32(matrix([[1, 0, 0]])), f32(keys()), f32(values())], message: /Q \(1x3\) and K \(3x2\) must have the same number of columns/ },
+      // A later argument's getter grows, shrinks or detaches an earlier argument's buffer after its
+      // length was checked: refused, not copied past the input area, nor a short copy that would
+      // return the previous call's data.
+      {
+        label: 'Q grown by a getter of V', calls: 10_000,
+        args: () => { const q = resizableMatrix([[1, 0]]); return [q.matrix, keys(), actingMatrix(values(), () => q.buffer.resize(64))]; },
+        message: changed('Q', 16, 64),
+      },
+      {
+        label: 'K shrunk by a getter of V', calls: 10_000,
+        args: () => { const k = resizableMatrix([[1, 0], [0, 1], [1, 1]]); return [matrix([[1, 0]]), k.matrix, actingMatrix(values(), () => k.buffer.resize(16))]; },
+        message: changed('K', 48, 16),
+      },
+      {
+        label: 'Q detached by a getter of V', calls: 10_000,
+        args: () => { const q = matrix([[1, 0]]); return [q, keys(), actingMatrix(values(), () => detach(q.data.buffer))]; },
+        message: detachedMessage('Q'),
+      },
+      {
+        label: 'Q in a growable SharedArrayBuffer grown by a getter of V', calls: 10_000,
+        args: () => { const q = resizableMatrix([[1, 0]], true); return [q.matrix, keys(), actingMatrix(values(), () => q.buffer.grow(64))]; },
+        message: changed('Q', 16, 64),
+      },
+      {
+        label: 'a getter of V that throws',
+        args: () => [matrix([[1, 0]]), keys(), Object.defineProperty({ cols: 2, data: values().data }, 'rows', { get() { throw new Error('no rows today'); } })],
+        message: /^V\.rows could not be read: no rows today$/,
+      },
     ],
     good: { args: worked, expect: WORKED, tolerance: 5e-5 },
     fuzz(f) {
@@ -232,7 +281,19 @@ export const API_CASES = {
     fuzz: null, noFuzz: 'a session lives in the core until disposed: tests/js/api/training-sessions.test.mjs drives sessions',
   },
   matmul: {
-    failing: [{ args: () => [matrix([[1, 2]]), matrix([[1, 2]])], message: /A \(1x2\) and B \(1x2\) cannot be multiplied/ }],
+    failing: [
+      { args: () => [matrix([[1, 2]]), matrix([[1, 2]])], message: /A \(1x2\) and B \(1x2\) cannot be multiplied/ },
+      {
+        label: 'A shrunk to nothing by a getter of B', calls: 10_000,
+        args: () => { const a = resizableMatrix([[1, 2]]); return [a.matrix, actingMatrix(matrix([[3], [4]]), () => a.buffer.resize(0))]; },
+        message: changed('A', 16, 0),
+      },
+      {
+        label: 'A detached by a getter of B', calls: 10_000,
+        args: () => { const a = matrix([[1, 2]]); return [a, actingMatrix(matrix([[3], [4]]), () => detach(a.data.buffer))]; },
+        message: detachedMessage('A'),
+      },
+    ],
     good: { args: () => [matrix([[1, 2]]), matrix([[3], [4]])], expect: { data: [11] }, tolerance: 0 },
     fuzz: (f) => { const k = f.r.int(4) + 1; return [f.matrixArg(f.r.int(4) + 1, k), f.matrixArg(f.r.chance(0.9) ? k : k + 1, f.r.int(4) + 1)]; },
   },
@@ -246,13 +307,14 @@ export function callApi(lab, name, args) {
   return lab[name](...args);
 }
 
-/** Every failing call of the table: [{ name, label, call: (lab, context) => …, message }]. */
+/** Every failing call of the table: [{ name, label, call: (lab, context) => …, message, calls }]. */
 export function failingCalls() {
   return API_NAMES.flatMap((name) => API_CASES[name].failing.map((c) => ({
     name,
     label: c.label ? `${name} (${c.label})` : name,
     call: (lab, context) => callApi(lab, name, c.args(context)),
     message: c.message,
+    calls: c.calls,
   })));
 }
 

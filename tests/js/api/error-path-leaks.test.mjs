@@ -45,11 +45,11 @@ function assertErrorsCostNothing(fail, pattern, count = CALLS) {
 describe(`${CALLS.toLocaleString('en')} failing calls of each function leave heap, stack and handles unchanged`, () => {
   // Every failing call of the table, with its function's good call (and reference numbers)
   // before and after.
-  for (const { name, label, call, message } of failingCalls()) {
-    test(label, () => {
+  for (const { name, label, call, message, calls } of failingCalls()) {
+    test(calls ? `${label}, ${calls.toLocaleString('en')} times` : label, () => {
       checkGood(lab, name, { toy });
       const context = { toy };
-      assertErrorsCostNothing(() => call(lab, context), message);
+      assertErrorsCostNothing(() => call(lab, context), message, calls);
       checkGood(lab, name, { toy });
     });
   }

@@ -5,7 +5,7 @@
 // a second time must leave heap, stack and handles exactly where the first pass left them.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { API_CASES, API_NAMES } from './api-cases.mjs';
+import { API_CASES, API_NAMES, actingMatrix, detach, resizableMatrix } from './api-cases.mjs';
 import { loadLab } from '../load-lab.mjs';
 
 const CALLS = 4000;
@@ -38,9 +38,12 @@ const ODD_VALUES = [undefined, null, '2', '', 'causal', 'keys', 'queries', 'head
 
 function fuzzer(seed) {
   const r = generator(seed);
+  let resizable = null; // the last resizable buffer of the call being drawn
   const entry = () => (r.chance(0.02) ? r.pick(ODD_NUMBERS) : Math.round((r.next() * 6 - 3) * 1000) / 1000);
   const good = (rows, cols) => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, entry) });
   function matrixArg(rows = r.int(5) + (r.chance(0.05) ? 0 : 1), cols = r.int(5) + (r.chance(0.05) ? 0 : 1)) {
+    if (resizable !== null && r.chance(0.3)) return hostile(rows, cols);
+    if (r.chance(0.04)) return resizableArg(rows, cols);
     if (r.chance(0.85)) return good(rows, cols);
     switch (r.int(7)) {
       case 0: return r.pick(ODD_VALUES);
@@ -55,6 +58,25 @@ function fuzzer(seed) {
       }
       default: return { rows: 5000, cols: 5000, data: new Float64Array(0) };
     }
+  }
+  // Data in a resizable ArrayBuffer (or a growable SharedArrayBuffer), which a later argument's
+  // getter may change (hostile()).
+  function resizableArg(rows, cols) {
+    if (rows * cols === 0) return { rows, cols, data: new Float64Array(0) };
+    resizable = resizableMatrix(Array.from({ length: rows }, () => Array.from({ length: cols }, entry)), r.chance(0.3));
+    return resizable.matrix;
+  }
+  // A matrix whose rows getter grows, shrinks or detaches an earlier argument's buffer.
+  function hostile(rows, cols) {
+    const target = resizable;
+    const shared = target.buffer instanceof SharedArrayBuffer;
+    const bytes = target.buffer.byteLength;
+    const action = shared ? 0 : r.int(3);
+    return actingMatrix(good(rows, cols), () => {
+      if (action === 0) target.buffer[shared ? 'grow' : 'resize'](bytes + 8);
+      else if (action === 1) target.buffer.resize(bytes - 8);
+      else detach(target.buffer);
+    });
   }
   const square = (d) => matrixArg(d, d);
   const count = (typical) => (r.chance(0.8) ? typical() : r.pick(ODD_VALUES));
@@ -75,7 +97,13 @@ function fuzzer(seed) {
   const toolkit = { r, matrixArg, square, count, options, tau, mask, toy, ODD_VALUES };
   const names = API_NAMES.filter((name) => API_CASES[name].fuzz);
   const calls = Object.fromEntries(names.map((name) => [name, () => API_CASES[name].fuzz(toolkit)]));
-  return { next: () => { const name = r.pick(Object.keys(calls)); return { name, args: calls[name]() }; } };
+  return {
+    next: () => {
+      resizable = null;
+      const name = r.pick(Object.keys(calls));
+      return { name, args: calls[name]() };
+    },
+  };
 }
 
 // ---- plain JavaScript references -----------------------------------------------------------
@@ -257,7 +285,7 @@ function checkResult(name, args, result) {
 
 function runFuzz(seed, count) {
   const f = fuzzer(seed);
-  const outcomes = { results: 0, errors: 0 };
+  const outcomes = { results: 0, errors: 0, changedBuffers: 0 };
   for (let i = 0; i < count; i++) {
     const { name, args } = f.next();
     let result;
@@ -269,6 +297,7 @@ function runFuzz(seed, count) {
       }
       assert.doesNotMatch(error.message, /RuntimeError|memory access|unreachable|bad_alloc|undefined is not|Cannot read/, `call ${i} ${name}`);
       outcomes.errors++;
+      if (/the buffer of its data (changed size|was detached)/.test(error.message)) outcomes.changedBuffers++;
       continue;
     }
     try {
@@ -299,4 +328,5 @@ test(`${CALLS} random calls: each a right result or an Error with a message, and
   // Both outcomes must be well represented, or the fuzz tests little.
   t.diagnostic(`outcomes of one pass: ${JSON.stringify(first)}`);
   assert.ok(first.results > CALLS / 5 && first.errors > CALLS / 5, JSON.stringify(first));
+  assert.ok(first.changedBuffers > 0, `no call met a buffer changed by a later argument: ${JSON.stringify(first)}`);
 });
