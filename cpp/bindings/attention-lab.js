@@ -47,6 +47,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
     }
   });
   const calls = createHeapCalls(core);
+  const { result } = calls; // called for every result of the hot calls
 
   // Records for the inputs of the hot calls, refilled on every call instead of made anew. A getter
   // in an argument may call the API again: such a nested call makes records of its own.
@@ -59,11 +60,11 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
   }
 
   // Both read the open result table; the caller releases it.
-  const attentionResult = (i) => ({ rawScores: calls.result(i), scaledScores: calls.result(i + 1), weights: calls.result(i + 2), output: calls.result(i + 3) });
+  const attentionResult = (i) => ({ rawScores: result(i), scaledScores: result(i + 1), weights: result(i + 2), output: result(i + 3) });
   function multiHeadResult(heads) {
     const list = new Array(heads);
     for (let s = 0; s < heads; s++) list[s] = attentionResult(4 * s);
-    return { heads: list, concat: calls.result(4 * heads), output: calls.result(4 * heads + 1) };
+    return { heads: list, concat: result(4 * heads), output: result(4 * heads + 1) };
   }
 
   // The multi-head export (the record of MultiHeadCall in cpp/bindings/exports/multi_head.cpp;
@@ -156,7 +157,7 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
         calls.stage(q, k, v, mask.matrix);
         calls.numbers(tau, scale, mask.kind, axis === 'queries' ? 1 : 0, outputOnly ? 1 : 0);
         calls.finish(calls.invoke(precision === 'float32' ? core._al_attention_f32 : core._al_attention));
-        const out = outputOnly ? { output: calls.result(0) } : attentionResult(0);
+        const out = outputOnly ? { output: result(0) } : attentionResult(0);
         calls.release();
         return out;
       } finally {

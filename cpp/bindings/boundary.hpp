@@ -64,6 +64,13 @@ struct MatrixArg {
 };
 static_assert(sizeof(MatrixArg) == 3 * sizeof(double), "a matrix takes three float64 slots of a call record");
 
+// A call record struct holds float64 fields only (MatrixArg triples, then numbers), with no
+// padding, and fits the room JS keeps for it.
+template <typename Record>
+constexpr bool fits_call_record() {
+  return sizeof(Record) % sizeof(double) == 0 && sizeof(Record) <= kRecordBytes && alignof(Record) == alignof(double);
+}
+
 // The record of the functions of one matrix: "one matrix in, one out" and "one matrix in, k rows out".
 struct OneMatrixCall {
   MatrixArg a;
@@ -71,6 +78,7 @@ struct OneMatrixCall {
 struct TwoMatricesCall {
   MatrixArg a, b;
 };
+static_assert(fits_call_record<OneMatrixCall>() && fits_call_record<TwoMatricesCall>(), "the records fit");
 
 // ---- keeping results ---------------------------------------------------------------------------
 // Each of these lists a result in the result table of the call that is running. `checked`: the

@@ -19,18 +19,22 @@ struct AttentionCall {
   MatrixArg q, k, v, mask;
   double tau, scale, mask_kind, axis, output_only;
 };
+static_assert(fits_call_record<AttentionCall>(), "AttentionCall must fit the call record JS writes");
 // The same with key_tile (keys per tile, 0 = the core's default) in place of axis and output_only.
 struct StreamingCall {
   MatrixArg q, k, v, mask;
   double tau, scale, mask_kind, key_tile;
 };
+static_assert(fits_call_record<StreamingCall>(), "StreamingCall must fit the call record JS writes");
 struct SoftmaxCall {
   MatrixArg logits, mask;
   double tau, mask_kind;
 };
+static_assert(fits_call_record<SoftmaxCall>(), "SoftmaxCall must fit the call record JS writes");
 struct AdditiveCall {
   MatrixArg q, k, w, u, v;
 };
+static_assert(fits_call_record<AdditiveCall>(), "AdditiveCall must fit the call record JS writes");
 
 AttentionOptions attention_options(const AttentionCall& c) {
   AttentionOptions options;

@@ -42,6 +42,7 @@ Matrix records(const std::vector<learn::StepRecord>& list) {
 struct LearnCreateCall {
   double task, key_width, tokens, content_width, sequences, learning_rate, seed;
 };
+static_assert(fits_call_record<LearnCreateCall>(), "LearnCreateCall must fit the call record JS writes");
 
 }  // namespace
 

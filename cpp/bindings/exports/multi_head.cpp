@@ -13,6 +13,7 @@ struct MultiHeadCall {
   MatrixArg xq, xkv, wq, wk, wv, wo, mask;
   double heads, tau, mask_kind, scale_by_model;
 };
+static_assert(fits_call_record<MultiHeadCall>(), "MultiHeadCall must fit the call record JS writes");
 
 // Lists multi_head_into's results, in the order of MultiHeadLayout.
 void list_multi_head(const double* room, const MultiHeadLayout& layout) {

@@ -17,6 +17,7 @@ namespace {
 struct WidthExperimentCall {
   double keys, min_log2, max_log2, trials, seed;
 };
+static_assert(fits_call_record<WidthExperimentCall>(), "WidthExperimentCall must fit the call record JS writes");
 }  // namespace
 
 // Five 1×k rows, one entry per width: the widths, then the mean largest weight and the mean

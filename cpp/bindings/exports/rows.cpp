@@ -22,6 +22,7 @@ struct ScoresCall {
   MatrixArg scores;
   double tau;
 };
+static_assert(fits_call_record<ScoresCall>(), "ScoresCall must fit the call record JS writes");
 }  // namespace
 
 extern "C" {

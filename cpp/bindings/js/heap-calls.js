@@ -40,12 +40,12 @@ export function createHeapCalls(core) {
     const bytes = RECORD_BYTES + padded(a) + padded(b, a) + padded(c, b) + padded(d, c) + padded(e, d) + padded(f, e) + padded(g, f);
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
-    // The snapshot rule: each input is copied only if its data still has the length it was read
-    // and checked with, and its buffer the same size (a getter of a later argument may have
-    // grown, shrunk or detached it; reserving the area may have grown the memory that a view of
-    // the heap itself lies in). Checked after reserving and before the first copy, with no
-    // caller's code in between: a changed input is refused with the input area given back and
-    // not a byte of the heap written.
+    // The snapshot rule: each input is copied only if its data still has the real length it was
+    // read and checked with (a getter of a later argument may have grown, shrunk or detached its
+    // buffer; reserving the area may have grown the memory that a view of the heap itself lies
+    // in). Checked after reserving and before the first copy, with no caller's code in between,
+    // so the copy reads exactly the checked entries: a changed input is refused with the input
+    // area given back and not a byte of the heap written.
     if (!(same(a) && same(b) && same(c) && same(d) && same(e) && same(f) && same(g))) {
       const changed = [a, b, c, d, e, f, g].find((input) => !same(input));
       core._al_release();
@@ -53,6 +53,9 @@ export function createHeapCalls(core) {
     }
     callRecord = base;
     field = base / 8;
+    // The heap's views afresh (reserving the area may have grown the memory), looked up once: the
+    // module object has hundreds of properties, and each lookup costs.
+    f64 = core.HEAPF64;
     let address = base + RECORD_BYTES;
     address = place(a, address);
     address = place(b, address, a);
@@ -67,26 +70,26 @@ export function createHeapCalls(core) {
   function padded(input, previous) {
     return input === undefined || input === previous ? 0 : Math.ceil((input.length * input.precision.bytes) / 8) * 8;
   }
+  let f64 = null; // HEAPF64 as stage() found it, until the call
   function place(input, address, previous) {
     if (input === undefined) return address;
     let next = address;
     if (input !== previous && input.length !== 0) {
-      // Read the heap views afresh: reserving the area may have grown the memory.
-      core[input.precision.heap].set(input.data, address / input.precision.bytes);
+      const bytes = input.precision.bytes;
+      (bytes === 8 ? f64 : core.HEAPF32).set(input.data, address / bytes);
       input.address = address;
       next = address + padded(input);
     }
-    const record = core.HEAPF64;
-    record[field] = input.address;
-    record[field + 1] = input.rows;
-    record[field + 2] = input.cols;
+    f64[field] = input.address;
+    f64[field + 1] = input.rows;
+    f64[field + 2] = input.cols;
     field += 3;
     return next;
   }
 
-  /** Appends numbers to the call record (up to seven; the rest undefined), after the matrices. */
+  /** Appends numbers to the call record (up to seven; the rest undefined), after the matrices; right after stage(). */
   function numbers(a, b, c, d, e, f, g) {
-    const record = core.HEAPF64;
+    const record = f64;
     if (a !== undefined) record[field++] = a;
     if (b !== undefined) record[field++] = b;
     if (c !== undefined) record[field++] = c;

@@ -32,26 +32,17 @@ export const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'ma
 const TypedArrayPrototype = Object.getPrototypeOf(Float64Array.prototype);
 export const kindOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
 export const realLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
-// Its buffer, and that buffer's size now, likewise through the built-in accessors (0 once detached).
+// Its buffer, and whether that was detached, likewise (only for the message of a refused copy).
 const bufferOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
 const arrayBufferBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const sharedBufferBytes = typeof SharedArrayBuffer === 'function'
-  ? Object.getOwnPropertyDescriptor(SharedArrayBuffer.prototype, 'byteLength').get : null;
 const arrayBufferMaxBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'maxByteLength')?.get;
 // A detached ArrayBuffer reports 0 for both its size and its largest size; one resized to nothing
-// keeps its largest size. (A SharedArrayBuffer cannot be detached.)
+// keeps its largest size. (A SharedArrayBuffer, for which these getters throw, cannot be detached.)
 function detached(buffer) {
   try {
     return arrayBufferBytes.call(buffer) === 0 && (arrayBufferMaxBytes === undefined || arrayBufferMaxBytes.call(buffer) === 0);
   } catch {
     return false;
-  }
-}
-function bufferBytes(buffer) {
-  try {
-    return arrayBufferBytes.call(buffer);
-  } catch {
-    return sharedBufferBytes.call(buffer); // a SharedArrayBuffer, the only other kind
   }
 }
 
@@ -145,11 +136,11 @@ export const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);
 export const HEAD_SCALES = Object.freeze(['head', 'model']);
 
 /**
- * Reads a matrix argument once: { name, rows, cols, data, length, precision, buffer, bytes },
- * length being the typed array's real length and bytes its buffer's size when it was read. Later
- * code uses only this record, never the caller's object; the copy into the heap first checks
- * that the array still has that length and its buffer that size (changedSince), since a getter
- * of a later argument may resize, shrink or detach the buffer in between.
+ * Reads a matrix argument once: { name, rows, cols, data, length, precision }, length being the
+ * typed array's real length when it was read and checked. Later code uses only this record,
+ * never the caller's object; the copy into the heap first checks that the array still has that
+ * real length (unchanged), since a getter of a later argument may grow, shrink or detach its
+ * buffer in between.
  */
 export function readMatrix(name, value, float32 = false, into = undefined) {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -170,36 +161,36 @@ export function readMatrix(name, value, float32 = false, into = undefined) {
   const length = realLength.call(data);
   if (rows * cols > LIMITS.maxEntries) budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
   if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
-  const buffer = bufferOf.call(data);
-  const bytes = bufferBytes(buffer);
-  if (into === undefined) return { name, rows, cols, data, length, precision, buffer, bytes, address: 0 };
+  if (into === undefined) return { name, rows, cols, data, length, precision, address: 0 };
   into.name = name;
   into.rows = rows;
   into.cols = cols;
   into.data = data;
   into.length = length;
   into.precision = precision;
-  into.buffer = buffer;
-  into.bytes = bytes;
   into.address = 0;
   return into;
 }
 
 /**
- * Whether a read matrix's data is still as it was read: the same real length, and a buffer of the
- * same size, not detached. Called right before the copy, with no caller's code in between.
+ * Whether a read matrix's data still has the real length it was read and checked with. Called
+ * right before the copy, with no caller's code in between, so the copy reads exactly the checked
+ * entries. A view that a resized buffer no longer covers reads length 0, a detached one too; a
+ * length-tracking view of a resizable ArrayBuffer or growable SharedArrayBuffer follows its
+ * buffer. (A fixed-length view whose buffer grew, or shrank and still covers it, is unchanged:
+ * its entries are those checked, and it is copied.)
  */
 export function unchanged(input) {
-  return realLength.call(input.data) === input.length && bufferBytes(input.buffer) === input.bytes;
+  return realLength.call(input.data) === input.length;
 }
 
-/** The Error for a read matrix whose data is no longer as it was read (unchanged() is false). */
+/** The Error for a read matrix whose data no longer has the length it was read with. */
 export function changedError(input) {
-  const now = bufferBytes(input.buffer);
-  const what = now === 0 && detached(input.buffer)
+  const now = realLength.call(input.data);
+  const what = now === 0 && detached(bufferOf.call(input.data))
     ? 'was detached (transferred)'
-    : `changed size (${input.bytes} bytes when ${input.name} was read, ${now} now)`;
-  return new Error(`${input.name}: the buffer of its data ${what} while the later arguments were read; nothing was computed`);
+    : `was resized: its data had ${input.length} entries when ${input.name} was read, ${now} now`;
+  return new Error(`${input.name}: the buffer of its data ${what}, by a later argument; nothing was computed`);
 }
 
 /** Options from a closed set: an unknown name is refused, naming the ones there are. */
@@ -248,7 +239,7 @@ export function positiveRate(value) {
 }
 
 const NO_DATA = new Float64Array(0);
-export const NO_MATRIX = { name: 'no matrix', rows: 0, cols: 0, data: NO_DATA, length: 0, precision: PRECISIONS.Float64Array, buffer: NO_DATA.buffer, bytes: 0, address: 0 };
+export const NO_MATRIX = { name: 'no matrix', rows: 0, cols: 0, data: NO_DATA, length: 0, precision: PRECISIONS.Float64Array, address: 0 };
 
 // A mask is null (none), 'causal', or a matrix whose entries are exactly 0 (hidden) or 1.
 export const NO_MASK = Object.freeze({ kind: 0, matrix: NO_MATRIX });
@@ -269,8 +260,7 @@ export function readMask(value) {
   }
   // The core reads every mask as float64 0/1, whatever the precision of the call.
   if (mask.precision.name === 'float32') {
-    const copy = Float64Array.from(data);
-    return { kind: 2, matrix: { ...mask, data: copy, precision: PRECISIONS.Float64Array, buffer: copy.buffer, bytes: copy.byteLength } };
+    return { kind: 2, matrix: { ...mask, data: Float64Array.from(data), precision: PRECISIONS.Float64Array } };
   }
   return { kind: 2, matrix: mask };
 }
