@@ -14,7 +14,9 @@
 // wall time would count the time other processes hold the core), median of the samples of a pass,
 // best of 3 passes. GFLOP/s counts 4·n·m·d. It writes docs/performance.md and docs/performance.json
 // and prints the table. A benchmark, not a test: nothing here fails on a number.
-// Usage: node --expose-gc scripts/bench.mjs [--quick]   (--quick: 1 pass, fewer samples, to try the script)
+// Usage: node --expose-gc scripts/bench.mjs [--quick] [--small]   (--quick: 1 pass, fewer samples, to try
+// the script; --small: the small-call rows alone, no sizes, peers or native rows, printed and not
+// written to docs/, to compare two builds of the bindings quickly)
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -22,14 +24,17 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { matrix } from '../cpp/bindings/attention-lab.js';
+import { createHeapCalls } from '../cpp/bindings/js/heap-calls.js';
+import { NO_MATRIX, readMatrix } from '../cpp/bindings/js/read-arguments.js';
 import { buildDir, loadLab } from '../tests/js/load-lab.mjs';
 import { attentionModel } from './onnx-attention.mjs';
 
 const quick = process.argv.includes('--quick');
+const small = process.argv.includes('--small');
 const PASSES = quick ? 1 : 3;
 const SAMPLES = quick ? 3 : 7; // per case and pass
 const SAMPLE_MS = quick ? 2 : 5; // CPU time of one sample, at least (many calls when they are short)
-const SIZES = [[8, 16], [64, 64], [256, 64], [1024, 64]];
+const SIZES = small ? [] : [[8, 16], [64, 64], [256, 64], [1024, 64]];
 const require = createRequire(import.meta.url);
 const loads = [loadavg()];
 
@@ -39,15 +44,18 @@ const core = await require(`${buildDir}wasm/attention_lab_node.cjs`)({
   wasmBinary: readFileSync(`${buildDir}wasm/attention_lab_node.wasm`),
 }); // the raw module as well, to time the core's own work without the JS API around it
 
-const tf = await import('@tensorflow/tfjs-core');
-const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
-setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
-await tf.setBackend('wasm');
-await tf.ready();
-const ort = await import('onnxruntime-web');
-ort.env.wasm.numThreads = 1;
-ort.env.wasm.simd = true;
-ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
+// The peers, loaded only when the sizes are measured.
+const tf = small ? null : await import('@tensorflow/tfjs-core');
+const ort = small ? null : await import('onnxruntime-web');
+if (!small) {
+  const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+  setWasmPaths(`${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.simd = true;
+  ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
+}
 
 function randomMatrix(rows, cols, seed, Type = Float64Array) {
   let x = seed;
@@ -85,37 +93,40 @@ function plainAttention(Q, K, V) {
   return { weights: { rows: n, cols: m, data: weights }, output: { rows: n, cols: dv, data: output } };
 }
 
+// The raw exports through the same heap protocol as the JS API (cpp/bindings/js/heap-calls.js),
+// with the inputs staged once: a timed call is the export and the release alone. The cases share
+// one input area, so a case stages its inputs again when another case staged since.
+const calls = createHeapCalls(core);
+let staged = null;
+function rawCall(stage, exported) {
+  const token = {};
+  return () => {
+    if (staged !== token) {
+      stage();
+      staged = token;
+    }
+    calls.invoke(exported);
+    calls.release();
+  };
+}
+
 /** The same call as a raw export over inputs already in the heap: the core's own time. */
 function rawAttention(Q, K, V) {
-  const bytes = 8 * (Q.data.length + K.data.length + V.data.length);
-  const base = core._al_input_area(bytes);
-  core.HEAPF64.set(Q.data, base / 8);
-  core.HEAPF64.set(K.data, base / 8 + Q.data.length);
-  core.HEAPF64.set(V.data, base / 8 + Q.data.length + K.data.length);
-  const q = base, k = base + 8 * Q.data.length, v = k + 8 * K.data.length;
-  return () => {
-    core._al_attention(q, Q.rows, Q.cols, k, K.rows, K.cols, v, V.rows, V.cols, 1, 0, 0, 0, 0, 0, 0, 0);
-    core._al_release();
-  };
+  const q = readMatrix('Q', Q), k = readMatrix('K', K), v = readMatrix('V', V);
+  return rawCall(() => {
+    calls.stage(q, k, v, NO_MATRIX);
+    calls.numbers(1, 0, 0, 0, 0); // tau, scale (√d_k), no mask, the keys' axis, every result
+  }, core._al_attention);
 }
 
 /** Multi-head self-attention as the raw export over inputs already in the heap. */
 function rawMultiHead({ X, WQ, WK, WV, WO }, heads) {
-  const inputs = [X, WQ, WK, WV, WO];
-  const base = core._al_input_area(8 * inputs.reduce((sum, m) => sum + m.data.length, 0));
-  let at = base;
-  const address = inputs.map((m) => {
-    core.HEAPF64.set(m.data, at / 8);
-    const here = at;
-    at += 8 * m.data.length;
-    return here;
-  });
-  const [x, wq, wk, wv, wo] = address;
-  return () => {
-    core._al_multi_head(x, X.rows, X.cols, x, X.rows, X.cols, wq, WQ.rows, WQ.cols, wk, WK.rows, WK.cols,
-      wv, WV.rows, WV.cols, wo, WO.rows, WO.cols, heads, 1, 0, 0, 0, 0, 0);
-    core._al_release();
-  };
+  const x = readMatrix('X', X);
+  const [wq, wk, wv, wo] = [WQ, WK, WV, WO].map((m) => readMatrix('W', m));
+  return rawCall(() => {
+    calls.stage(x, x, wq, wk, wv, wo, NO_MATRIX);
+    calls.numbers(heads, 1, 0, 0); // h, tau, no mask, scaled by √(d_model/h)
+  }, core._al_multi_head);
 }
 
 function tfjsAttention(Q, K, V) {
@@ -229,7 +240,7 @@ for (const c of cases) {
 const nativeBinary = `${buildDir}native/attention_kernels_benchmark`;
 const nativeRuns = [];
 function runNative() {
-  if (!existsSync(nativeBinary)) return;
+  if (small || !existsSync(nativeBinary)) return;
   const report = JSON.parse(execFileSync(nativeBinary, ['--benchmark_format=json', `--benchmark_min_time=${quick ? 0.02 : 0.1}`,
     '--benchmark_repetitions=5', '--benchmark_report_aggregates_only=true'], { encoding: 'utf8', maxBuffer: 1 << 24 }));
   nativeRuns.push(report);
@@ -279,6 +290,12 @@ for (const [n, d] of SIZES) {
 }
 
 const budgetTime = Object.fromEntries(cases.filter((c) => c.group === 'budget').map((c) => [c.id, best(c)]));
+if (small) {
+  const formatted = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
+  console.log(`load average ${loads.map((l) => l.map((x) => x.toFixed(2)).join(' ')).join('; ')}`);
+  for (const c of cases) console.log(`${formatted(best(c)).padStart(10)}  ${c.name}`);
+  process.exit(0);
+}
 const at = (name, n) => rows.find((r) => r.implementation === name && r.n === n)?.median_ms;
 const budgets = [
   ...cases.filter((c) => c.group === 'budget').map((c) => ({ call: c.name, median_ms: best(c), budget_ms: c.budget ?? null,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The long check of the error path: a million failing calls through the JS API, every exported
-// function in turn (and a getter that throws while arguments are read), with the WebAssembly
-// heap, the stack pointer and the live Embind handles sampled as it goes. Writes a report to
+// The long check of the error path: a million failing calls through the JS API, every failing
+// call of the table of cases (tests/js/api/api-cases.mjs) in turn, and a getter that throws while
+// arguments are read, with the WebAssembly heap, the stack pointer and the live Embind handles
+// sampled as it goes. Writes a report to
 // build/soak/report.md and build/soak/report.json. A check with a report, not a test: it exits
 // with status 1 if anything grew or the good calls at the end came out wrong.
 // Usage: node scripts/soak.mjs [calls]   (after bash scripts/build-core.sh wasm; default 1000000)
@@ -10,42 +11,31 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { matrix } from '../cpp/bindings/attention-lab.js';
+import { API_NAMES, checkGood, failingCalls } from '../tests/js/api/api-cases.mjs';
 import { loadLab } from '../tests/js/load-lab.mjs';
 
 const total = Number(process.argv[2] ?? 1_000_000);
 const lab = await loadLab();
 const toy = lab.toySentence();
 const keys = matrix([[1, 0], [0, 1], [1, 1]]);
-const values = matrix([[1, 0], [0, 1], [0.5, 0.5]]);
 const throwingData = Object.defineProperty({ rows: 3, cols: 2 }, 'data', { get() { throw new Error('getter'); } });
 
-// One failing call per function, through the core wherever the core can fail.
-const failing = {
-  attention: () => lab.attention(matrix([[1, 0, 0]]), keys, values),
-  'attention (a throwing getter)': () => lab.attention(matrix([[1, 0]]), keys, throwingData),
-  softmax: () => lab.softmax(matrix([[1, 2]]), { mask: matrix([[0, 0]]) }),
-  causalMask: () => lab.causalMask(3e9),
-  multiHead: () => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3),
-  crossMultiHead: () => lab.crossMultiHead(matrix([[1, 2]]), toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1),
-  additiveScores: () => lab.additiveScores(matrix([[1, 0]]), keys, matrix([[1, 0, 0]]), matrix([[1, 0], [0, 1]]), matrix([[1, 1]])),
-  rowStats: () => lab.rowStats(matrix([[0.5, NaN]])),
-  sums: () => lab.sums(matrix([[1, Infinity]])),
-  maxAbsDifference: () => lab.maxAbsDifference(matrix([[1, 2]]), matrix([[1], [2]])),
-  gradientFactor: () => lab.gradientFactor({ rows: 0, cols: 2, data: new Float64Array(0) }),
-  softmaxJacobian: () => lab.softmaxJacobian(matrix([[0.5, 0.5], [0.5, 0.5]])),
-  widthExperiment: () => lab.widthExperiment({ keys: 4096, trials: 1e6, maxLog2: 16 }),
-  cost: () => lab.cost({ n: 196, dModel: 768, heads: 5 }),
-  'cost (an empty field)': () => lab.cost({ n: Number.NaN, dModel: 768 }),
-  layerComparison: () => lab.layerComparison({ n: 196, d: 768, k: 1 }),
-  matmul: () => lab.matmul(matrix([[1, 2]]), matrix([[1, 2]])),
-};
+// Every failing call of the table of cases (tests/js/api/api-cases.mjs), through the core wherever
+// the core can fail, and a getter that throws while the arguments are read.
+const context = { toy };
+const failing = Object.fromEntries(failingCalls().map(({ label, call }) => [label, () => call(lab, context)]));
+failing['attention (a throwing getter)'] = () => lab.attention(matrix([[1, 0]]), keys, throwingData);
 const names = Object.keys(failing);
 
+// The good call of every function, against its reference numbers.
 function goodCallsAgree() {
-  const w = lab.attention(matrix([[1, 0]]), keys, values).weights.data;
-  const h4 = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4);
-  return Math.abs(w[1] - 0.198) < 5e-4 && h4.heads[1].weights.data[7 * 8 + 1] > 0.9
-    && lab.cost({ n: 8, dModel: 512, heads: 8 }).parameters === 1048576;
+  try {
+    for (const name of API_NAMES) checkGood(lab, name, context);
+    return true;
+  } catch (error) {
+    console.error(error.message);
+    return false;
+  }
 }
 
 for (const name of names) try { failing[name](); } catch { /* warm-up */ }

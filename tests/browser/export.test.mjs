@@ -1,7 +1,7 @@
 // The Export menu of the figure toolbar: every picture downloads as a standalone SVG and a
 // PNG, every matrix and plot's data as CSV and JSON, for the temperature figure in detail
 // and for every other figure on the page generically. The pure helpers (CSV, JSON, the matrix
-// registry) are checked under node, in tests/js/export-files.test.mjs.
+// registry) are checked under node, in tests/js/page/export-files.test.mjs.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

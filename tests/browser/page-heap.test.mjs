@@ -52,7 +52,7 @@ test('10,000 valid moves across the figures leave heap, stack and handles flat',
   // Every slider, picker and radio button of the figures, but the width experiment's slider
   // (each of its moves runs thousands of random trials), the toolbars' own controls and the
   // learn figure's: its training session holds memory in proportion to d_k, so the module's use
-  // rightly depends on where d_k ends (tests/js/learn.test.mjs checks its sessions for leaks).
+  // rightly depends on where d_k ends (tests/js/api/training-sessions.test.mjs checks its sessions for leaks).
   const move = (count) => page.evaluate(({ count: total }) => {
     const controls = [...document.querySelectorAll('[data-figure] input[type="range"], [data-figure] select, [data-figure] input[type="radio"]')]
       .filter((c) => !c.disabled && !c.closest('[data-figure="why-scale"] .control-slider, .figure-toolbar, [data-figure="learn"]'));

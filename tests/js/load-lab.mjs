@@ -13,3 +13,14 @@ export function loadLab() {
   const wasmBinary = readFileSync(`${buildDir}wasm/attention_lab_node.wasm`);
   return createAttentionLab(factory, { wasmBinary });
 }
+
+/** The API and, for tests that look at the heap itself, the Emscripten module under it. */
+export async function loadLabAndCore() {
+  const factory = require(`${buildDir}wasm/attention_lab_node.cjs`);
+  let core = null;
+  const lab = await createAttentionLab(async (options) => {
+    core = await factory(options);
+    return core;
+  }, { wasmBinary: readFileSync(`${buildDir}wasm/attention_lab_node.wasm`) });
+  return { lab, core };
+}

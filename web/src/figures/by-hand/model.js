@@ -1,6 +1,6 @@
 // The "by hand" figure's model, with no DOM: the lesson's vectors and steps, the code lines
 // of each step, judging a prediction, the planes' window, and the one call into the core per
-// change. Tested under node (tests/js/by-hand-model.test.mjs).
+// change. Tested under node (tests/js/page/by-hand-model.test.mjs).
 
 import { matrix, row } from '#attention-lab';
 import { grade } from '../../lib/controls/grade.js';

@@ -1,5 +1,5 @@
 // The Export menu's text files: a matrix or a plot's data series as CSV or JSON, and the
-// file-name slug. Pure functions over plain values, tested under node (tests/js/export-files.test.mjs).
+// file-name slug. Pure functions over plain values, tested under node (tests/js/page/export-files.test.mjs).
 
 function cleanNumber(value) {
   return typeof value === 'number' && Number.isFinite(value) ? value : null;

@@ -4,8 +4,8 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseCount, readCount, readNumber } from '../../web/src/lib/controls/number-field.js';
-import { SETTINGS, nearestDivisor, resolveSettings } from '../../web/src/figures/cost/settings.js';
+import { parseCount, readCount, readNumber } from '../../../web/src/lib/controls/number-field.js';
+import { SETTINGS, nearestDivisor, resolveSettings } from '../../../web/src/figures/cost/settings.js';
 
 test('a decimal point or a decimal comma, a real minus sign; no thousands separators, no other notations', () => {
   const cases = [

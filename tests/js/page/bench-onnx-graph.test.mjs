@@ -5,8 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
 import * as ort from 'onnxruntime-web';
-import { attentionModel } from '../../scripts/onnx-attention.mjs';
-import { loadLab } from './load-lab.mjs';
+import { attentionModel } from '../../../scripts/onnx-attention.mjs';
+import { loadLab } from '../load-lab.mjs';
 
 const require = createRequire(import.meta.url);
 

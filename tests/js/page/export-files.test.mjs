@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   compactJson, csvField, matrixToCsv, matrixToJson, normaliseMatrix, seriesToCsv, slug,
-} from '../../web/src/lib/export/files.js';
-import { listExportables, registerMatrix } from '../../web/src/lib/export/registry.js';
+} from '../../../web/src/lib/export/files.js';
+import { listExportables, registerMatrix } from '../../../web/src/lib/export/registry.js';
 import { parseCsv } from './csv.mjs';
 
 test('CSV fields are quoted only when needed; a matrix becomes a header row plus one row per matrix row', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { at, matrix, row, toRows } from '../../cpp/bindings/attention-lab.js';
-import { loadLab } from './load-lab.mjs';
+import { at, matrix, row, toRows } from '../../../cpp/bindings/attention-lab.js';
+import { loadLab } from '../load-lab.mjs';
 
 let lab;
 before(async () => {

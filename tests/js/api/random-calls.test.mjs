@@ -1,11 +1,12 @@
-// A fuzz of the JS API: random types, shapes and values (0 and mismatched shapes, NaN, ±Inf,
+// A fuzz of the JS API (its arguments drawn as the table of cases, api-cases.mjs, says): random types, shapes and values (0 and mismatched shapes, NaN, ±Inf,
 // ±1e308, denormals, strings, null, throwing getters, lying lengths) for every function.
 // Every outcome must be either a result that agrees with a plain JavaScript reference, or an
 // Error (the API's own, not a TypeError or a trap) with a message. Replaying the same calls
 // a second time must leave heap, stack and handles exactly where the first pass left them.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { loadLab } from './load-lab.mjs';
+import { API_CASES, API_NAMES, actingMatrix, detach, resizableMatrix } from './api-cases.mjs';
+import { loadLab } from '../load-lab.mjs';
 
 const CALLS = 4000;
 const SEED = 20261201;
@@ -37,9 +38,12 @@ const ODD_VALUES = [undefined, null, '2', '', 'causal', 'keys', 'queries', 'head
 
 function fuzzer(seed) {
   const r = generator(seed);
+  let resizable = null; // the last resizable buffer of the call being drawn
   const entry = () => (r.chance(0.02) ? r.pick(ODD_NUMBERS) : Math.round((r.next() * 6 - 3) * 1000) / 1000);
   const good = (rows, cols) => ({ rows, cols, data: Float64Array.from({ length: rows * cols }, entry) });
   function matrixArg(rows = r.int(5) + (r.chance(0.05) ? 0 : 1), cols = r.int(5) + (r.chance(0.05) ? 0 : 1)) {
+    if (resizable !== null && r.chance(0.3)) return hostile(rows, cols);
+    if (r.chance(0.04)) return resizableArg(rows, cols);
     if (r.chance(0.85)) return good(rows, cols);
     switch (r.int(7)) {
       case 0: return r.pick(ODD_VALUES);
@@ -54,6 +58,25 @@ function fuzzer(seed) {
       }
       default: return { rows: 5000, cols: 5000, data: new Float64Array(0) };
     }
+  }
+  // Data in a resizable ArrayBuffer (or a growable SharedArrayBuffer), which a later argument's
+  // getter may change (hostile()).
+  function resizableArg(rows, cols) {
+    if (rows * cols === 0) return { rows, cols, data: new Float64Array(0) };
+    resizable = resizableMatrix(Array.from({ length: rows }, () => Array.from({ length: cols }, entry)), r.chance(0.3));
+    return resizable.matrix;
+  }
+  // A matrix whose rows getter grows, shrinks or detaches an earlier argument's buffer.
+  function hostile(rows, cols) {
+    const target = resizable;
+    const shared = target.buffer instanceof SharedArrayBuffer;
+    const bytes = target.buffer.byteLength;
+    const action = shared ? 0 : r.int(3);
+    return actingMatrix(good(rows, cols), () => {
+      if (action === 0) target.buffer[shared ? 'grow' : 'resize'](bytes + 8);
+      else if (action === 1) target.buffer.resize(bytes - 8);
+      else detach(target.buffer);
+    });
   }
   const square = (d) => matrixArg(d, d);
   const count = (typical) => (r.chance(0.8) ? typical() : r.pick(ODD_VALUES));
@@ -70,50 +93,17 @@ function fuzzer(seed) {
     rows, cols, data: Float64Array.from({ length: rows * cols }, () => (r.chance(0.9) ? 1 : r.pick([0, 0.5, NaN]))),
   });
 
-  const calls = {
-    attention() {
-      const n = r.int(4) + 1; const m = r.int(4) + 1; const d = r.int(4) + 1;
-      return [matrixArg(n, d), matrixArg(m, r.chance(0.9) ? d : d + 1), matrixArg(m, r.int(3) + 1),
-        options(['tau', 'scale', 'mask', 'axis'], { tau, scale: () => r.pick([0, 1, 2]), mask: mask(n, m), axis: () => r.pick(['keys', 'queries', 'key']) })];
+  // The arguments of each function are drawn as the table of cases says (api-cases.mjs).
+  const toolkit = { r, matrixArg, square, count, options, tau, mask, toy, ODD_VALUES };
+  const names = API_NAMES.filter((name) => API_CASES[name].fuzz);
+  const calls = Object.fromEntries(names.map((name) => [name, () => API_CASES[name].fuzz(toolkit)]));
+  return {
+    next: () => {
+      resizable = null;
+      const name = r.pick(Object.keys(calls));
+      return { name, args: calls[name]() };
     },
-    softmax() {
-      const n = r.int(4) + 1; const m = r.int(4) + 1;
-      return [matrixArg(n, m), options(['tau', 'mask'], { tau, mask: mask(n, m) })];
-    },
-    causalMask: () => [count(() => r.int(6) + 1), count(() => r.int(6) + 1)],
-    multiHead() {
-      const d = r.pick([toy.X.cols, 4]);
-      const n = d === toy.X.cols ? toy.X.rows : r.int(4) + 1;
-      const X = d === toy.X.cols ? toy.X : matrixArg(n, d);
-      return [X, square(d), square(d), square(d), r.chance(0.9) ? square(d) : square(d + 1), count(() => r.pick([1, 2, 3, 4])),
-        options(['tau', 'mask', 'scaleBy'], { tau, mask: mask(n, n), scaleBy: () => r.pick(['head', 'model', 'models']) })];
-    },
-    crossMultiHead() {
-      return [matrixArg(r.int(3) + 1, 4), matrixArg(r.int(3) + 1, 4), square(4), square(4), square(4), square(4),
-        count(() => r.pick([1, 2, 4])), options(['tau'], { tau })];
-    },
-    additiveScores() {
-      const a = r.int(3) + 1;
-      return [matrixArg(1, 2), matrixArg(3, 2), matrixArg(a, 2), matrixArg(a, 2), matrixArg(1, a)];
-    },
-    rowStats: () => [matrixArg()],
-    sums: () => [matrixArg()],
-    maxAbsDifference: () => {
-      const rows = r.int(4) + 1; const cols = r.int(4) + 1;
-      return [matrixArg(rows, cols), r.chance(0.8) ? matrixArg(rows, cols) : matrixArg()];
-    },
-    gradientFactor: () => [matrixArg()],
-    softmaxJacobian: () => [matrixArg(r.chance(0.9) ? 1 : 2)],
-    widthExperiment: () => [options(['keys', 'maxLog2', 'trials', 'seed'], {
-      keys: () => r.int(8) + 2, maxLog2: () => r.int(4) + 1, trials: () => r.int(20) + 1, seed: () => r.int(100),
-    })],
-    cost: () => [r.chance(0.1) ? r.pick(ODD_VALUES) : {
-      n: count(() => r.int(300) + 1), dModel: count(() => r.pick([16, 64, 768])), heads: count(() => r.pick([1, 2, 4, 5])),
-    }],
-    layerComparison: () => [r.chance(0.1) ? r.pick(ODD_VALUES) : { n: count(() => r.int(300) + 1), d: count(() => 64), k: count(() => r.int(5) + 1) }],
-    matmul: () => { const k = r.int(4) + 1; return [matrixArg(r.int(4) + 1, k), matrixArg(r.chance(0.9) ? k : k + 1, r.int(4) + 1)]; },
   };
-  return { next: () => { const name = r.pick(Object.keys(calls)); return { name, args: calls[name]() }; } };
 }
 
 // ---- plain JavaScript references -----------------------------------------------------------
@@ -172,6 +162,26 @@ function checkResult(name, args, result) {
       assertClose(result.scaledScores, scaled, 'scaled scores');
       assertClose(result.weights, weights, 'weights');
       assertClose(result.output, product(weights, V), 'output');
+      break;
+    }
+    case 'streamingAttention': {
+      const [Q, K, V, o = {}] = args;
+      const scale = o.scale || Math.sqrt(Q.cols);
+      const scaled = product(Q, K, true);
+      scaled.data = scaled.data.map((x) => x / scale);
+      const mask = o.mask === 'causal' ? (i, j) => j <= i : o.mask ? (i, j) => get(o.mask, i, j) === 1 : undefined;
+      assertClose(result.output, product(softmaxRows(scaled, o.tau ?? 1, mask), V), 'output');
+      break;
+    }
+    case 'logGradientFactor': {
+      const [scores, o = {}] = args;
+      const p = softmaxRows(scores, o.tau ?? 1);
+      // Compared where p(1 − p) is far from underflow, so that the plain form is exact enough.
+      result.data.forEach((x, k) => {
+        const q = p.data[k] * (1 - p.data[k]);
+        assert.ok(Number.isFinite(x), `ln p(1-p)[${k}] = ${x}`);
+        if (q > 1e-6) assert.ok(Math.abs(x - Math.log(q)) <= 1e-9 * Math.max(1, Math.abs(x)), `ln p(1-p)[${k}]: ${x}, reference ${Math.log(q)}`);
+      });
       break;
     }
     case 'softmax': {
@@ -275,7 +285,7 @@ function checkResult(name, args, result) {
 
 function runFuzz(seed, count) {
   const f = fuzzer(seed);
-  const outcomes = { results: 0, errors: 0 };
+  const outcomes = { results: 0, errors: 0, changedBuffers: 0 };
   for (let i = 0; i < count; i++) {
     const { name, args } = f.next();
     let result;
@@ -287,6 +297,7 @@ function runFuzz(seed, count) {
       }
       assert.doesNotMatch(error.message, /RuntimeError|memory access|unreachable|bad_alloc|undefined is not|Cannot read/, `call ${i} ${name}`);
       outcomes.errors++;
+      if (/the buffer of its data (was resized|was detached)/.test(error.message)) outcomes.changedBuffers++;
       continue;
     }
     try {
@@ -300,6 +311,14 @@ function runFuzz(seed, count) {
   return outcomes;
 }
 
+test('every function the table fuzzes has a plain JavaScript reference here', () => {
+  const missing = API_NAMES.filter((name) => API_CASES[name].fuzz && !checkResult.toString().includes(`case '${name}'`));
+  assert.deepEqual(missing, []);
+  for (const name of API_NAMES) {
+    if (!API_CASES[name].fuzz) assert.ok(API_CASES[name].noFuzz, `${name}: no fuzz, and no reason given (noFuzz)`);
+  }
+});
+
 test(`${CALLS} random calls: each a right result or an Error with a message, and nothing leaks`, (t) => {
   const first = runFuzz(SEED, CALLS);
   const afterFirst = lab.memoryStats();
@@ -309,4 +328,5 @@ test(`${CALLS} random calls: each a right result or an Error with a message, and
   // Both outcomes must be well represented, or the fuzz tests little.
   t.diagnostic(`outcomes of one pass: ${JSON.stringify(first)}`);
   assert.ok(first.results > CALLS / 5 && first.errors > CALLS / 5, JSON.stringify(first));
+  assert.ok(first.changedBuffers > 0, `no call met a buffer changed by a later argument: ${JSON.stringify(first)}`);
 });

@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   SETTINGS, VECTORS, codeLines, computeAdditive, computeEveryToken, computeOneQuery, fitWindow, judge, truthOf,
-} from '../../web/src/figures/by-hand/model.js';
-import { createStore } from '../../web/src/lib/state/store.js';
-import { loadLab } from './load-lab.mjs';
+} from '../../../web/src/figures/by-hand/model.js';
+import { createStore } from '../../../web/src/lib/state/store.js';
+import { loadLab } from '../load-lab.mjs';
 
 const lab = await loadLab();
-const HEADER = readFileSync(new URL('../../cpp/teaching/attend_one.hpp', import.meta.url), 'utf8');
+const HEADER = readFileSync(new URL('../../../cpp/teaching/attend_one.hpp', import.meta.url), 'utf8');
 const defaults = () => Object.fromEntries(VECTORS.map((v) => [v.id, v.defaults]));
 const close = (actual, expected, digits = 9) => Array.from(actual).forEach((v, i) => {
   assert.ok(Math.abs(v - expected[i]) < 10 ** -digits, `${v} vs ${expected[i]}`);

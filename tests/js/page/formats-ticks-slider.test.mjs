@@ -3,10 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatCount, formatFixed, formatSignificant, formatWeight, formatWeightExact } from '../../web/src/lib/format/index.js';
-import { trailingNumber } from '../browser/harness.mjs';
-import { linearTicks, log2Ticks } from '../../web/src/lib/charts/plot.js';
-import { sliderScale } from '../../web/src/lib/controls/slider.js';
+import { formatCount, formatFixed, formatSignificant, formatWeight, formatWeightExact } from '../../../web/src/lib/format/index.js';
+import { trailingNumber } from '../../browser/harness.mjs';
+import { linearTicks, log2Ticks } from '../../../web/src/lib/charts/plot.js';
+import { sliderScale } from '../../../web/src/lib/controls/slider.js';
 
 test('formats', () => {
   assert.equal(formatWeight(0.73412), '0.734');

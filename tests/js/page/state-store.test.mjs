@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createStore } from '../../web/src/lib/state/store.js';
+import { createStore } from '../../../web/src/lib/state/store.js';
 
 function storeWith(search) {
   const notices = [];

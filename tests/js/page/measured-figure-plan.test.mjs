@@ -4,13 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LIMITS } from '../../cpp/bindings/attention-lab.js';
-import { formatDuration } from '../../web/src/lib/format/index.js';
-import { measure } from '../../web/src/figures/measured/bench.js';
+import { LIMITS } from '../../../cpp/bindings/attention-lab.js';
+import { formatDuration } from '../../../web/src/lib/format/index.js';
+import { measure } from '../../../web/src/figures/measured/bench.js';
 import {
   budgetStop, decades, largestWithinBudget, median, sizesUpTo, slope, squareLine, timeStop,
-} from '../../web/src/figures/measured/plan.js';
-import { loadLab } from './load-lab.mjs';
+} from '../../../web/src/figures/measured/plan.js';
+import { loadLab } from '../load-lab.mjs';
 
 test('the sizes double from 8; the direct form stops where its n×n scores pass lab.limits.maxEntries', () => {
   const sizes = sizesUpTo(16384);

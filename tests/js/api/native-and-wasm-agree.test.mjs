@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { buildDir } from './load-lab.mjs';
+import { buildDir } from '../load-lab.mjs';
 
 const dump = (command, args) => JSON.parse(execFileSync(command, args, { encoding: 'utf8' }));
 

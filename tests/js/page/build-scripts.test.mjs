@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 const work = mkdtempSync(join(tmpdir(), 'attention-lab-build-'));
 const env = { ...process.env, NODE_PATH: '/usr/share/nodejs' };
 after(() => rmSync(work, { recursive: true, force: true }));

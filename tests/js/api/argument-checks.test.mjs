@@ -3,8 +3,8 @@
 // call over the work budget is refused before it starts, with its size and the limit.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { LIMITS, at, matrix } from '../../cpp/bindings/attention-lab.js';
-import { loadLab } from './load-lab.mjs';
+import { LIMITS, at, matrix } from '../../../cpp/bindings/attention-lab.js';
+import { loadLab } from '../load-lab.mjs';
 
 let lab;
 let toy;

@@ -3,7 +3,7 @@
 // is refused with a message and leaves nothing behind.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { loadLab } from './load-lab.mjs';
+import { loadLab } from '../load-lab.mjs';
 
 let lab;
 before(async () => {

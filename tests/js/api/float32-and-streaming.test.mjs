@@ -2,8 +2,8 @@
 // agreement with the float64 direct form, masks, refusals, and errors that cost nothing.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { matrix } from '../../cpp/bindings/attention-lab.js';
-import { loadLab } from './load-lab.mjs';
+import { matrix } from '../../../cpp/bindings/attention-lab.js';
+import { loadLab } from '../load-lab.mjs';
 
 let lab;
 before(async () => {
