@@ -28,6 +28,18 @@ export const CONTROL = 'A control';
 
 const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
 
+// An on/off setting is stored as true or false and written to links as on or off. Links made
+// before it was one read too: 1/0, yes/no and true/false (any case, spaces around ignored).
+const BOOLEAN_SPELLINGS = new Map([
+  ['on', true], ['1', true], ['yes', true], ['true', true],
+  ['off', false], ['0', false], ['no', false], ['false', false],
+]);
+
+/** A value as links and attributes spell it: on/off for an on/off setting, else the value itself. */
+export function paramText(schema, value) {
+  return schema.type === 'boolean' ? (value ? 'on' : 'off') : String(value);
+}
+
 export function createStore({
   search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
 } = {}) {
@@ -40,6 +52,12 @@ export function createStore({
   function validate(key, schema, raw, origin, param = schema.param ?? key) {
     // A link can carry anything: quote at most a short piece of it (notices are plain text).
     const shown = `${paramLabel(param)} = ${clip(String(raw))}`;
+    if (schema.type === 'boolean') {
+      const value = typeof raw === 'boolean' ? raw : BOOLEAN_SPELLINGS.get(String(raw).trim().toLowerCase());
+      if (value !== undefined) return value;
+      onNotice(`${origin} asked for ${shown}, which is not on or off; using ${paramText(schema, schema.default)}.`);
+      return schema.default;
+    }
     if (schema.type === 'enum') {
       if (schema.values.includes(raw)) return raw;
       onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
@@ -110,7 +128,7 @@ export function createStore({
     const stale = (schema.aliases ?? []).some((old) => initialParams.has(old));
     if (stale || given.length > 1) return false;
     const value = values.get(key);
-    return value === schema.default ? given.length === 0 : given[0] === String(value);
+    return value === schema.default ? given.length === 0 : given[0] === paramText(schema, value);
   }
 
   function writeUrl() {
@@ -121,7 +139,7 @@ export function createStore({
       const value = values.get(key);
       for (const old of schema.aliases ?? []) params.delete(old); // read, never written
       if (value === schema.default) params.delete(name);
-      else params.set(name, String(value));
+      else params.set(name, paramText(schema, value));
     }
     const text = params.toString();
     writeSearch(text ? `?${text}` : '');
@@ -133,8 +151,8 @@ export function createStore({
 
   const store = {
     /**
-     * Declares a key. schema: { type: 'number' | 'integer' | 'enum', default, min, max
-     * (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
+     * Declares a key. schema: { type: 'number' | 'integer' | 'enum' | 'boolean', default, min,
+     * max (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
      * names still read when the current one is absent, never written), url (false = never
      * in the URL) }. Returns the initial value, taken from the URL when it has one.
      */
@@ -245,6 +263,11 @@ export function createStore({
 
     defaultOf(key) {
       return store.schemaOf(key).default;
+    },
+
+    /** A key's value (the current one unless given) as links and attributes spell it, see paramText. */
+    textOf(key, value = store.get(key)) {
+      return paramText(schemas.get(key), value);
     },
 
     /** The name a key goes by in the URL (its schema's `param`, else the key itself). */
