@@ -38,6 +38,15 @@ function shapeOf(matrix) {
   return Array.isArray(matrix) ? { rows: matrix.length, cols: matrix[0]?.length ?? 0 } : matrix;
 }
 
+/** The values a map shows, as nested arrays (null = an empty cell), with its labels; null before any. */
+function shownMatrix(matrix, { rowLabels, colLabels, rowTitle, colTitle }) {
+  if (!matrix) return null;
+  return {
+    rowLabels: [...rowLabels], colLabels: [...colLabels], rowTitle, colTitle,
+    values: rowLabels.map((_, i) => colLabels.map((__, j) => entry(matrix, i, j))),
+  };
+}
+
 const SAME_LAYOUT = ['left', 'top', 'cell', 'width', 'height', 'gap', 'label'];
 
 /**
@@ -224,14 +233,7 @@ export function createHeatmap(container, options) {
       if (index !== null) labelNodes.rowLabelNodes[index].classList.add('heatmap-row-label-current');
     },
   };
-  const exported = {
-    kind: 'heatmap', name: options.exportName ?? label, svg,
-    // The values currently shown, as nested arrays (null = an empty cell), with the labels.
-    getMatrix: () => (current ? {
-      rowLabels: [...rowLabels], colLabels: [...colLabels], rowTitle, colTitle,
-      values: Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => entry(current, i, j))),
-    } : null),
-  };
+  const exported = { kind: 'heatmap', name: options.exportName ?? label, svg, getMatrix: () => shownMatrix(current, { rowLabels, colLabels, rowTitle, colTitle }) };
   registerExportable(wrapper, exported);
   return heatmap;
 }

@@ -7,6 +7,14 @@
 import { htmlElement, uniqueId } from '../../dom/elements.js';
 import { CELL_CLASS } from './cells.js';
 
+/** Where a key moves the focus from { row, col }, as [row, col] (clamped later), or undefined. */
+function moveFor(key, { row, col }, { rows, cols }) {
+  return {
+    ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
+    Home: [row, 0], End: [row, cols - 1], PageUp: [0, col], PageDown: [rows - 1, col],
+  }[key];
+}
+
 /**
  * @param {object} parts
  * @param {HTMLElement} parts.wrapper   the map's outer element: focus listeners go here
@@ -52,17 +60,13 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   }
 
   svg.addEventListener('keydown', (event) => {
-    const { row, col } = focused;
-    const moves = {
-      ArrowUp: [row - 1, col], ArrowDown: [row + 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
-      Home: [row, 0], End: [row, cols - 1], PageUp: [0, col], PageDown: [rows - 1, col],
-    };
-    if (moves[event.key]) {
+    const move = moveFor(event.key, focused, { rows, cols });
+    if (move) {
       event.preventDefault();
-      moveFocus(...moves[event.key]);
+      moveFocus(...move);
     } else if ((event.key === 'Enter' || event.key === ' ') && onActivateCell) {
       event.preventDefault();
-      onActivateCell(row, col);
+      onActivateCell(focused.row, focused.col);
     }
   });
   // Focus listeners go on the wrapper: Chromium makes an SVG element with focus listeners
