@@ -14,7 +14,7 @@
 //   index.html                web/index.html with every formula rendered to MathML by KaTeX
 //                             (its <figure data-figure> elements are also the embeds' markup)
 //   styles.css                web/styles.css followed by every figure's own CSS (imported by
-//                             its module, e.g. web/src/figures/heads.css), bundled by esbuild
+//                             its module, e.g. web/src/figures/heads/heads.css), bundled by esbuild
 //   favicon.svg               copied
 //
 // The page must run under the Content-Security-Policy in scripts/serve.mjs (`default-src 'self';

@@ -279,7 +279,7 @@ test('covered by default: no prompt shows an earlier unchecked answer, and check
   // Switching the cover off shows everything.
   await view.figure.getByLabel('Cover the numbers I have not checked yet').uncheck();
   assert.deepEqual(await rowNumbers(view.row('weights')), [0.401, 0.198, 0.401]);
-  await page.waitForFunction(() => location.search.includes('by-hand.hide=0'));
+  await page.waitForFunction(() => location.search.includes('by-hand.hide=off'));
   assert.deepEqual(problems, []);
 });
 

@@ -1,5 +1,5 @@
 // The shared primitives rendered on their own in a blank page: the heat map's masked
-// cells, in-place recolouring and keyboard movement; the plot's series, legend and marker;
+// cells, in-place recolouring, keyboard movement and printed values switched off; the plot's series, legend and marker;
 // the slider's label, output and log mapping. Bundled on the fly with esbuild.
 
 import assert from 'node:assert/strict';
@@ -70,6 +70,41 @@ test('heat map: masked cells, in-place update, keyboard movement', async () => {
   const focused = await page.evaluate(() => document.activeElement.getAttribute('aria-label'));
   assert.equal(focused, 'query a, key y: 0.1000');
   assert.match(await page.locator('.heatmap-readout').innerText(), /query a, key y: 0\.1000/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('heat map: printed values switch off and on, the cells keep their names and size', async () => {
+  const { page, context, errors } = await blankPage();
+  const result = await page.evaluate(() => {
+    const root = document.getElementById('root');
+    const shown = window.lib.createHeatmap(root, { rowLabels: ['a'], colLabels: ['x', 'y'], label: 'shown' });
+    const bare = window.lib.createHeatmap(root, { rowLabels: ['a'], colLabels: ['x', 'y'], label: 'bare', showValues: false });
+    for (const map of [shown, bare]) map.update([[0.25, 0.75]]);
+    const state = (map) => {
+      const layer = map.element.querySelector('.heatmap-values');
+      const cell = map.element.querySelector('[role=gridcell]');
+      return {
+        visible: layer.getAttribute('visibility') !== 'hidden' && layer.getBoundingClientRect().width > 0,
+        texts: [...layer.querySelectorAll('text')].map((t) => t.textContent),
+        name: cell.getAttribute('aria-label'),
+        size: cell.getAttribute('width'),
+      };
+    };
+    const before = [state(shown), state(bare)];
+    shown.showValues(false);
+    bare.showValues(true);
+    return { before, after: [state(shown), state(bare)] };
+  });
+  const [shown, bare] = result.before;
+  assert.equal(shown.visible, true);
+  assert.equal(bare.visible, false, 'showValues: false prints no values');
+  assert.deepEqual(bare.texts, ['0.25', '0.75'], 'the values are kept, to show again');
+  assert.equal(bare.name, 'row a, column x: 0.2500', 'the cell still names its exact value');
+  assert.equal(bare.size, shown.size, 'cells keep the size that holds a value');
+  assert.equal(result.after[0].visible, false, 'showValues(false) hides them');
+  assert.equal(result.after[1].visible, true, 'showValues(true) shows them');
+  assert.equal(result.after[0].size, shown.size, 'switching values moves nothing');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+import { noticesOf } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
 
@@ -96,7 +97,7 @@ test('tying W_K to W_Q makes the score matrix symmetric and the two cross scores
   const catToIt = await view.catToIt.innerText();
   assert.equal(itToCat, catToIt, 'the two cross scores are the same number');
   assert.match(await view.figure.innerText(), /“it” scores “cat” exactly as high as “cat” scores “it”/);
-  await page.waitForFunction(() => location.search.includes('lookup.tie=1'));
+  await page.waitForFunction(() => location.search.includes('lookup.tie=on'));
 
   await view.tie.uncheck();
   assert.equal(await view.symmetry.innerText(), 'not symmetric');
@@ -113,11 +114,30 @@ test('the tie works from the keyboard and a link restores it', async () => {
   assert.equal(await view.symmetry.innerText(), 'symmetric');
   assert.deepEqual(problems, []);
 
-  const restored = await session.openPage({ search: '?lookup.tie=1' });
+  const restored = await session.openPage({ search: '?lookup.tie=on' });
   const again = lookupFigure(restored.page);
   assert.equal(await again.tie.isChecked(), true);
   assert.equal(await again.symmetry.innerText(), 'symmetric');
   assert.deepEqual(restored.problems, []);
+});
+
+test('older links\u2019 spellings of the tie still read, and the address bar writes on or off', async () => {
+  for (const [spelling, tied] of [['1', true], ['0', false], ['yes', true], ['TRUE', true], ['off', false]]) {
+    const { page, problems } = await session.openPage({ search: `?lookup.tie=${spelling}&utm_source=mail` });
+    const view = lookupFigure(page);
+    assert.equal(await view.tie.isChecked(), tied, spelling);
+    assert.equal(await view.symmetry.innerText(), tied ? 'symmetric' : 'not symmetric', spelling);
+    // Written once the figure has mounted (the address bar is written 250 ms late).
+    await page.waitForFunction((on) => new URLSearchParams(location.search).get('lookup.tie') === (on ? 'on' : null), tied);
+    assert.equal(new URL(page.url()).searchParams.get('utm_source'), 'mail', spelling);
+    assert.deepEqual(await noticesOf(page), [], `${spelling} needs no notice`);
+    assert.deepEqual(problems, []);
+    await page.context().close();
+  }
+  const { page, problems } = await session.openPage({ search: '?lookup.tie=maybe' });
+  assert.equal(await lookupFigure(page).tie.isChecked(), false);
+  assert.deepEqual(await noticesOf(page), ['The link asked for lookup.tie = maybe, which is not on or off; using off.']);
+  assert.deepEqual(problems, []);
 });
 
 test('the figure fits a 375 px phone screen without sideways scrolling', async () => {

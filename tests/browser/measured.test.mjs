@@ -217,7 +217,8 @@ test('the settings round-trip through the URL; run=1 runs by itself in the ifram
   assert.match(await embedded.where.innerText(), /^Timed in a Web Worker/);
   const rows = await readTable(embedded);
   near(rows.at(-1).streaming.bytes, 64 * 64 * 8, 'float64 output: 8 bytes a number');
-  assert.match(await embed.page.evaluate(() => location.search), /run=1/, 'the embed keeps its link');
+  // The link's run=1 is still read, and the address bar spells it as links now do.
+  assert.match(await embed.page.evaluate(() => location.search), /run=on/, 'the embed keeps its link');
 
   // The dist build: hashed names, the Worker's among them, under the page's own CSP.
   distDir = await mkdtemp(join(process.env.TMPDIR ?? tmpdir(), 'attention-lab-measured-dist-'));

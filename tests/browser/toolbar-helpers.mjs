@@ -35,8 +35,12 @@ export function valuesOf(page, keys) {
   return page.evaluate((list) => Object.fromEntries(list.map((key) => [key, window.attentionLab.value(key)])), keys);
 }
 
-/** A valid value different from the default: the next enum value, one step up (or down), or halfway to a bound. */
+/**
+ * A valid value different from the default: the other of on/off, the next enum value, one step
+ * up (or down), or halfway to a bound.
+ */
 export function nonDefault(schema) {
+  if (schema.type === 'boolean') return !schema.default;
   if (schema.type === 'enum') return schema.values.find((v) => v !== schema.default);
   if (schema.type === 'integer') return schema.default + 1 <= schema.max ? schema.default + 1 : schema.default - 1;
   const bound = schema.max > schema.default ? schema.max : schema.min;
@@ -88,4 +92,9 @@ export async function downloadBy(page, button) {
   const failure = await download.failure();
   if (failure) throw new Error(`download of ${download.suggestedFilename()} failed: ${failure}`);
   return { name: download.suggestedFilename(), bytes: await readFile(await download.path()) };
+}
+
+/** A value as the page's links spell it: on/off for an on/off setting, else the value itself. */
+export function linkText(schema, value) {
+  return schema.type === 'boolean' ? (value ? 'on' : 'off') : String(value);
 }

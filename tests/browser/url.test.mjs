@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useBrowser, renderAllFigures } from './harness.mjs';
 import {
-  CLIPBOARD, controlSnapshot, copyLink, figureNames, nonDefault, noticesOf, schemasOf, valuesOf,
+  CLIPBOARD, controlSnapshot, copyLink, figureNames, linkText, nonDefault, noticesOf, schemasOf, valuesOf,
 } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
@@ -108,7 +108,7 @@ test('for every figure: each setting in the URL shows in the controls, and Copy 
     // Copy link: only this figure's keys, all of them (none is at its default), and the hash.
     const link = new URL(await copyLink(changed.page, name));
     assert.equal(link.hash, `#figure-${name}`);
-    assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(keys.map((k) => [k, String(all[k])])),
+    assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(keys.map((k) => [k, linkText(schemas[k], all[k])])),
       `${name}: the link carries exactly the figure's settings`);
     const reopened = await open(`${link.search}${link.hash}`);
     const top = await reopened.page.locator(`#figure-${name}`).evaluate((el) => el.getBoundingClientRect().top);

@@ -6,7 +6,7 @@ import * as allAtOnce from './all-at-once.js';
 import * as byHand from './by-hand/index.js';
 import * as checkYourself from './check-yourself.js';
 import * as cost from './cost/index.js';
-import * as heads from './heads.js';
+import * as heads from './heads/index.js';
 import * as learn from './learn/index.js';
 import * as lookup from './lookup.js';
 import * as map from './map.js';
@@ -14,7 +14,7 @@ import * as measured from './measured/index.js';
 import * as mistakes from './mistakes.js';
 import * as roles from './roles.js';
 import * as temperature from './temperature.js';
-import * as whyScale from './why-scale.js';
+import * as whyScale from './why-scale/index.js';
 
 export const FIGURES = {
   lookup,

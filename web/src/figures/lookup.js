@@ -8,6 +8,7 @@ import { createHeatmap } from '../lib/charts/heatmap.js';
 import { toyScoreDomain } from '../lib/charts/score-domain.js';
 import { figureBody, htmlElement, svgElement, uniqueId } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
+import { createToggle } from '../lib/controls/toggle.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
@@ -54,30 +55,8 @@ function transposed(S) {
   return { rows: S.cols, cols: S.rows, data };
 }
 
-/** The figure's settings, as the store, the links and the README's table know them. */
-export const SETTINGS = {
-  'lookup.tie': { type: 'integer', min: 0, max: 1, default: 0 },
-};
-
-export function mount(element, { lab, state }) {
-  const sentence = readToySentence(lab);
-  const { tokens, tokenNames, X, WQ, WK, WV } = sentence;
-  const it = tokens.indexOf('it');
-  const cat = tokens.indexOf('cat');
-
-  state.defineAll(SETTINGS);
-
-  const Q = lab.matmul(X, WQ);
-  const K = lab.matmul(X, WK);
-  const V = lab.matmul(X, WV);
-  const untied = lab.attention(Q, K, V);
-  // One colour scale for both settings, so that toggling compares like with like, and the same
-  // one as the all-at-once figure's drawing of these scores.
-  const domain = toyScoreDomain(lab, sentence);
-
-  const body = figureBody(element, 'figure-body lookup-body');
-
-  // 1. The three projections, with their shapes.
+/** 1. The three projections, with their shapes. */
+function drawProjections(body, { X, WQ, WK, WV, Q, K, V }) {
   const projections = htmlElement('div', { class: 'lookup-part' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'Three projections of the same eight rows', projections);
   const projectionList = htmlElement('ul', { class: 'lookup-projections', 'aria-label': 'the three projections and their shapes' }, null, projections);
@@ -105,8 +84,10 @@ export function mount(element, { lab, state }) {
   htmlElement('p', { class: 'lookup-note' },
     `X has one row per token (n = ${X.rows}) and ${X.cols} features per row (d_model = ${X.cols}). `
       + `With a single full-width head, d\u2096 = ${Q.cols} and d\u1d65 = ${V.cols}.`, projections);
+}
 
-  // 2. The flow from queries and keys to the output, every box with its computed shape.
+/** 2. The flow from queries and keys to the output, every box with its computed shape. */
+function drawFlow(body, { Q, K, V, untied }) {
   const flowPart = htmlElement('div', { class: 'lookup-part' }, null, body);
   htmlElement('p', { class: 'panel-title', id: uniqueId('lookup-flow-title') }, 'The path from queries to output', flowPart);
   const flow = htmlElement('ol', { class: 'lookup-flow', 'aria-labelledby': flowPart.firstChild.id }, null, flowPart);
@@ -128,17 +109,41 @@ export function mount(element, { lab, state }) {
     }
     htmlElement('span', { class: 'lookup-step-text' }, step.what, item);
   }
+}
+
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'lookup.tie': { type: 'boolean', default: false },
+};
+
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, tokenNames, X, WQ, WK, WV } = sentence;
+  const it = tokens.indexOf('it');
+  const cat = tokens.indexOf('cat');
+
+  state.defineAll(SETTINGS);
+
+  const Q = lab.matmul(X, WQ);
+  const K = lab.matmul(X, WK);
+  const V = lab.matmul(X, WV);
+  const untied = lab.attention(Q, K, V);
+  // One colour scale for both settings, so that toggling compares like with like, and the same
+  // one as the all-at-once figure's drawing of these scores.
+  const domain = toyScoreDomain(lab, sentence);
+
+  const body = figureBody(element, 'figure-body lookup-body');
+
+  drawProjections(body, { X, WQ, WK, WV, Q, K, V });
+  drawFlow(body, { Q, K, V, untied });
 
   // 3. The experiment: tie W_K to W_Q.
   const experiment = htmlElement('div', { class: 'lookup-part' }, null, body);
   const controls = htmlElement('div', { class: 'figure-controls' }, null, experiment);
-  const toggleId = uniqueId('lookup-tie');
-  const toggle = htmlElement('div', { class: 'control control-toggle' }, null, controls);
-  const checkbox = htmlElement('input', { type: 'checkbox', id: toggleId, 'aria-describedby': `${toggleId}-hint` }, null, toggle);
-  htmlElement('label', { for: toggleId, class: 'control-label' }, 'tie W_K to W_Q', toggle);
-  htmlElement('p', { id: `${toggleId}-hint`, class: 'control-hint' },
-    'Uses the query matrix for the keys too, so every key equals its own token\u2019s query.', toggle);
-  checkbox.addEventListener('change', () => state.set('lookup.tie', checkbox.checked ? 1 : 0));
+  createToggle(controls, {
+    state, key: 'lookup.tie', label: 'tie W_K to W_Q',
+    hint: 'Uses the query matrix for the keys too, so every key equals its own token\u2019s query.',
+  });
 
   const panels = htmlElement('div', { class: 'figure-panels' }, null, experiment);
   const mapPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
@@ -169,8 +174,7 @@ export function mount(element, { lab, state }) {
   registerMatrix(element, 'output (weights \u00b7 V)', exported('output', Array.from(sentence.features), 'feature'));
 
   function render() {
-    const isTied = state.get('lookup.tie') === 1;
-    checkbox.checked = isTied;
+    const isTied = state.get('lookup.tie');
     let S;
     try {
       // The keys are recomputed from X with W_K, or with W_Q standing in for it.

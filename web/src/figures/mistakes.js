@@ -41,21 +41,42 @@ function divisorOf(result) {
 
 const list = (values) => Array.from(values, (v) => formatFixed(v, 3)).join(' ');
 
-/** The figure's settings, as the store, the links and the README's table know them. */
-export const SETTINGS = {
-  'mistakes.kind': { type: 'enum', values: MISTAKES.map((m) => m.value), default: MISTAKES[0].value },
-  'mistakes.head': { type: 'integer', min: 0, max: HEADS - 1, default: 0 },
-};
+/** The mistake's two results, correct and mistaken, and the titles that say how each was computed. */
+function computeMistake(kind, head, { lab, sentence: { jobs, X, WQ, WK, WV, WO }, Q, K, V }) {
+  if (kind === 'model-width') {
+    const good = lab.multiHead(X, WQ, WK, WV, WO, HEADS, { scaleBy: 'head' }).heads[head];
+    const bad = lab.multiHead(X, WQ, WK, WV, WO, HEADS, { scaleBy: 'model' }).heads[head];
+    return {
+      good, bad, titles: [
+        `Correct: head ${head} (${jobs[head]}), scores \u00f7 ${formatFixed(divisorOf(good), 3)} = \u221ad\u2096`,
+        `Mistake: the same head, scores \u00f7 ${formatFixed(divisorOf(bad), 3)} = \u221ad_model`,
+      ],
+    };
+  }
+  const good = lab.attention(Q, K, V);
+  if (kind === 'wrong-axis') {
+    return {
+      good, bad: lab.attention(Q, K, V, { axis: 'queries' }),
+      titles: ['Correct: softmax along each query\u2019s row', 'Mistake: softmax down each key\u2019s column'],
+    };
+  }
+  if (kind === 'no-scale') {
+    const bad = lab.attention(Q, K, V, { scale: 1 });
+    return {
+      good, bad, titles: [
+        `Correct: scores \u00f7 ${formatFixed(divisorOf(good), 3)} = \u221ad\u2096 (d\u2096 = ${Q.cols})`,
+        `Mistake: scores \u00f7 ${formatFixed(divisorOf(bad), 3)}, i.e. not scaled`,
+      ],
+    };
+  }
+  return {
+    good, bad: lab.attention(Q, V, K), // V in the key slot, K in the value slot
+    titles: ['Correct: weights from Q and K, output from V', 'Mistake: weights from Q and V, output from K'],
+  };
+}
 
-export function mount(element, { lab, state }) {
-  const sentence = readToySentence(lab);
-  const { tokens, tokenNames, jobs, features, X, WQ, WK, WV, WO } = sentence;
-  const it = tokenNames[IT];
-
-  state.defineAll(SETTINGS);
-
-  const body = figureBody(element);
-
+/** The radio group of the four mistakes and the head picker of mistake (a). */
+function createMistakeControls(body, { state, jobs }) {
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const fieldset = htmlElement('fieldset', { class: 'mistakes-choices' }, null, controls);
   htmlElement('legend', { class: 'control-label' }, 'Make this mistake', fieldset);
@@ -76,28 +97,49 @@ export function mount(element, { lab, state }) {
     value: state.get('mistakes.head'),
     onChange: (value) => state.set('mistakes.head', Number(value)),
   });
+  return { radios, headPicker };
+}
+
+/** One side, correct or with the mistake: its title, its weight map and its readouts on "it". */
+function createSide(panels, name, { tokens, tokenNames }) {
+  const panel = htmlElement('div', { class: `figure-panel mistakes-side mistakes-${name === 'correct' ? 'right' : 'wrong'}`, role: 'group', 'aria-label': name }, null, panels);
+  const title = htmlElement('p', { class: 'panel-title' }, null, panel);
+  const heatmap = createHeatmap(panel, {
+    rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
+    rowTitle: 'query', colTitle: 'key', label: `weights, ${name}`,
+  });
+  const readouts = htmlElement('div', { class: 'readouts' }, null, panel);
+  return {
+    title,
+    heatmap,
+    entropy: createReadout(readouts, `entropy of the ${quoteToken(tokens[IT])} row`),
+    largest: createReadout(readouts, `largest weight of the ${quoteToken(tokens[IT])} row`),
+    rowSums: createReadout(readouts, 'row sums'),
+    colSums: createReadout(readouts, 'column sums'),
+    output: createReadout(readouts, `output row of ${quoteToken(tokens[IT])}`),
+  };
+}
+
+/** The figure's settings, as the store, the links and the README's table know them. */
+export const SETTINGS = {
+  'mistakes.kind': { type: 'enum', values: MISTAKES.map((m) => m.value), default: MISTAKES[0].value },
+  'mistakes.head': { type: 'integer', min: 0, max: HEADS - 1, default: 0 },
+};
+
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, tokenNames, jobs, features, X, WQ, WK, WV } = sentence;
+  const it = tokenNames[IT];
+
+  state.defineAll(SETTINGS);
+
+  const body = figureBody(element);
+
+  const { radios, headPicker } = createMistakeControls(body, { state, jobs });
 
   const panels = htmlElement('div', { class: 'figure-panels figure-panels-even mistakes-panels' }, null, body);
-  function createSide(name) {
-    const panel = htmlElement('div', { class: `figure-panel mistakes-side mistakes-${name === 'correct' ? 'right' : 'wrong'}`, role: 'group', 'aria-label': name }, null, panels);
-    const title = htmlElement('p', { class: 'panel-title' }, null, panel);
-    const heatmap = createHeatmap(panel, {
-      rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames,
-      rowTitle: 'query', colTitle: 'key', label: `weights, ${name}`,
-    });
-    const readouts = htmlElement('div', { class: 'readouts' }, null, panel);
-    return {
-      title,
-      heatmap,
-      entropy: createReadout(readouts, `entropy of the ${quoteToken(tokens[IT])} row`),
-      largest: createReadout(readouts, `largest weight of the ${quoteToken(tokens[IT])} row`),
-      rowSums: createReadout(readouts, 'row sums'),
-      colSums: createReadout(readouts, 'column sums'),
-      output: createReadout(readouts, `output row of ${quoteToken(tokens[IT])}`),
-    };
-  }
-  const right = createSide('correct');
-  const wrong = createSide('with the mistake');
+  const right = createSide(panels, 'correct', sentence);
+  const wrong = createSide(panels, 'with the mistake', sentence);
   const consequence = createReadout(body, 'what goes wrong');
   consequence.line.classList.add('mistakes-consequence');
   consequence.output.setAttribute('aria-live', 'polite');
@@ -156,29 +198,8 @@ export function mount(element, { lab, state }) {
     headPicker.set(head);
     headPicker.element.hidden = kind !== 'model-width';
     try {
-      let good;
-      let bad;
-      if (kind === 'model-width') {
-        good = lab.multiHead(X, WQ, WK, WV, WO, HEADS, { scaleBy: 'head' }).heads[head];
-        bad = lab.multiHead(X, WQ, WK, WV, WO, HEADS, { scaleBy: 'model' }).heads[head];
-        right.title.textContent = `Correct: head ${head} (${jobs[head]}), scores \u00f7 ${formatFixed(divisorOf(good), 3)} = \u221ad\u2096`;
-        wrong.title.textContent = `Mistake: the same head, scores \u00f7 ${formatFixed(divisorOf(bad), 3)} = \u221ad_model`;
-      } else if (kind === 'wrong-axis') {
-        good = lab.attention(Q, K, V);
-        bad = lab.attention(Q, K, V, { axis: 'queries' });
-        right.title.textContent = 'Correct: softmax along each query\u2019s row';
-        wrong.title.textContent = 'Mistake: softmax down each key\u2019s column';
-      } else if (kind === 'no-scale') {
-        good = lab.attention(Q, K, V);
-        bad = lab.attention(Q, K, V, { scale: 1 });
-        right.title.textContent = `Correct: scores \u00f7 ${formatFixed(divisorOf(good), 3)} = \u221ad\u2096 (d\u2096 = ${Q.cols})`;
-        wrong.title.textContent = `Mistake: scores \u00f7 ${formatFixed(divisorOf(bad), 3)}, i.e. not scaled`;
-      } else {
-        good = lab.attention(Q, K, V);
-        bad = lab.attention(Q, V, K); // V in the key slot, K in the value slot
-        right.title.textContent = 'Correct: weights from Q and K, output from V';
-        wrong.title.textContent = 'Mistake: weights from Q and V, output from K';
-      }
+      const { good, bad, titles } = computeMistake(kind, head, { lab, sentence, Q, K, V });
+      [right.title.textContent, wrong.title.textContent] = titles;
       last = { kind, head, good, bad };
       right.heatmap.update(good.weights);
       wrong.heatmap.update(bad.weights);

@@ -40,36 +40,39 @@ export const SETTINGS = {
   'roles.head': { type: 'enum', values: HEAD_VALUES, default: HEAD_VALUES[0] },
 };
 
-export function mount(element, { lab, state }) {
-  const sentence = readToySentence(lab);
-  const { tokens, n, tokenNames, jobs, features, crossTokens, crossNames, X, WQ, WK, WV, WO, crossX } = sentence;
-  const causal = lab.causalMask(n);
+/**
+ * The toy has no trained decoder: its three query rows are built from the English words
+ * they translate. Which rows of X they equal is checked here with the core, not assumed.
+ */
+function crossQueryNote(lab, { tokens, crossTokens, crossX, X }) {
+  const same = crossTokens.map((_, i) => tokens.findIndex((_, k) => lab.maxAbsDifference(
+    { rows: 1, cols: crossX.cols, data: crossX.data.slice(i * crossX.cols, (i + 1) * crossX.cols) },
+    { rows: 1, cols: X.cols, data: X.data.slice(k * X.cols, (k + 1) * X.cols) }) === 0));
+  if (same.some((j) => j < 0)) return 'The decoder\u2019s rows are its own embedding of the French words.';
+  const pairs = crossTokens.map((t, i) => `${quoteToken(t)} = ${quoteToken(tokens[same[i]])}`).join(', ');
+  return `Said plainly: this toy has no trained decoder. Its query rows are exactly the English rows of the words `
+    + `they translate (${pairs}: same features, same positions), and they go through the same W_Q. A real decoder `
+    + 'learns its own embedding and its own W_Q; here they stand in for a decoder that has learned to ask for the word it translates.';
+}
 
-  const headChoices = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) => {
-    const job = h === jobs.length && jobs[i] ? `: ${jobs[i]}` : '';
-    return { value: `${h}-${i}`, text: h === 1 ? 'full width (h = 1)' : `h = ${h}, head ${i}${job}`, h, index: i };
-  }));
+const ROLE_TEXT = {
+  encoder: 'encoder self-attention',
+  decoder: 'decoder self-attention (causal mask)',
+  cross: 'encoder\u2013decoder attention',
+};
 
-  state.defineAll(SETTINGS);
-
-  const body = figureBody(element);
-
-  // Controls: a radio group for the role, a picker for the head.
+/** The controls: a radio group for the role, a picker for the head; returns { radios, picker }. */
+function createRoleControls(body, { state, headChoices }) {
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const fieldset = htmlElement('fieldset', { class: 'control-radios' }, null, controls);
   htmlElement('legend', { class: 'control-label' }, 'attention role', fieldset);
   const radioName = uniqueId('roles-role');
-  const roleText = {
-    encoder: 'encoder self-attention',
-    decoder: 'decoder self-attention (causal mask)',
-    cross: 'encoder\u2013decoder attention',
-  };
   const radios = {};
   for (const role of ROLES) {
     const id = uniqueId('roles-radio');
     const option = htmlElement('div', { class: 'control-radio' }, null, fieldset);
     const input = htmlElement('input', { type: 'radio', id, name: radioName, value: role }, null, option);
-    htmlElement('label', { for: id }, roleText[role], option);
+    htmlElement('label', { for: id }, ROLE_TEXT[role], option);
     input.addEventListener('change', () => {
       if (input.checked) state.set('roles.kind', role);
     });
@@ -82,9 +85,11 @@ export function mount(element, { lab, state }) {
     hint: 'h = 1 is one head over all 16 features; larger h gives narrower heads, each with its own map.',
     onChange: (value) => state.set('roles.head', value),
   });
+  return { radios, picker };
+}
 
-  // One panel per role, only the chosen one shown: their maps differ in shape.
-  const panels = htmlElement('div', { class: 'figure-panels roles-panels' }, null, body);
+/** One panel per role, only the chosen one shown (their maps differ in shape): role → view. */
+function createViews(panels, { tokens, tokenNames, crossTokens, crossNames, X, crossX }) {
   const notes = { title: 'row sum', name: 'row sum', chars: 5 };
   const views = {};
   const makeView = (role, { rowLabels, rowNames, rowTitle, colTitle, label, sources }) => {
@@ -118,6 +123,43 @@ export function mount(element, { lab, state }) {
       values: ['the encoder\u2019s tokens', X],
     },
   });
+  return views;
+}
+
+/** Where each query puts most weight, one list item a row (masked cells left out). */
+function topWeights(weights, { view, masked, tokenNames, stats }) {
+  const shownRows = masked ? blankMasked(weights, masked) : weights;
+  return view.rowLabels.map((token, i) => {
+    // A tie is reported as a tie: "“le” → “the” (0) and “the” (4), 0.500 each".
+    let text;
+    if (isEvenRow(weights, i)) text = `${view.rowNames[i]} \u2192 every key equally, ${formatWeight(stats.max[i])}`;
+    else {
+      const keys = keysAtMax(shownRows, i, stats.max[i]);
+      text = `${view.rowNames[i]} \u2192 ${keys.map((j) => tokenNames[j]).join(' and ')}, ${formatWeight(stats.max[i])}${keys.length > 1 ? ' each' : ''}`;
+    }
+    return htmlElement('li', {}, text);
+  });
+}
+
+export function mount(element, { lab, state }) {
+  const sentence = readToySentence(lab);
+  const { tokens, n, tokenNames, jobs, features, X, WQ, WK, WV, WO, crossX } = sentence;
+  const causal = lab.causalMask(n);
+
+  const headChoices = HEAD_COUNTS.flatMap((h) => Array.from({ length: h }, (_, i) => {
+    const job = h === jobs.length && jobs[i] ? `: ${jobs[i]}` : '';
+    return { value: `${h}-${i}`, text: h === 1 ? 'full width (h = 1)' : `h = ${h}, head ${i}${job}`, h, index: i };
+  }));
+
+  state.defineAll(SETTINGS);
+
+  const body = figureBody(element);
+
+  const { radios, picker } = createRoleControls(body, { state, headChoices });
+
+  // One panel per role, only the chosen one shown: their maps differ in shape.
+  const panels = htmlElement('div', { class: 'figure-panels roles-panels' }, null, body);
+  const views = createViews(panels, sentence);
 
   const side = htmlElement('div', { class: 'figure-panel roles-side' }, null, panels);
   htmlElement('p', { class: 'panel-title' }, 'Where Q, K and V come from', side);
@@ -148,24 +190,6 @@ export function mount(element, { lab, state }) {
   registerMatrix(element, 'output of the picked head (weights \u00b7 V)', exported((l) => l.head.output, headFeatures, 'feature'));
   registerMatrix(element, 'output of the layer (all heads, concat \u00b7 W\u1d3c)', exported((l) => l.result.output, () => features, 'feature'));
 
-  /**
-   * The toy has no trained decoder: its three query rows are built from the English words
-   * they translate. Which rows of X they equal is checked here with the core, not assumed.
-   */
-  function crossQueryNote() {
-    const same = crossTokens.map((_, i) => {
-      const j = tokens.findIndex((_, k) => lab.maxAbsDifference(
-        { rows: 1, cols: crossX.cols, data: crossX.data.slice(i * crossX.cols, (i + 1) * crossX.cols) },
-        { rows: 1, cols: X.cols, data: X.data.slice(k * X.cols, (k + 1) * X.cols) }) === 0);
-      return j;
-    });
-    if (same.some((j) => j < 0)) return 'The decoder\u2019s rows are its own embedding of the French words.';
-    const pairs = crossTokens.map((t, i) => `${quoteToken(t)} = ${quoteToken(tokens[same[i]])}`).join(', ');
-    return `Said plainly: this toy has no trained decoder. Its query rows are exactly the English rows of the words `
-      + `they translate (${pairs}: same features, same positions), and they go through the same W_Q. A real decoder `
-      + 'learns its own embedding and its own W_Q; here they stand in for a decoder that has learned to ask for the word it translates.';
-  }
-
   function compute(role, h) {
     if (role === 'cross') return lab.crossMultiHead(crossX, X, WQ, WK, WV, WO, h);
     return lab.multiHead(X, WQ, WK, WV, WO, h, { mask: role === 'decoder' ? 'causal' : null });
@@ -188,7 +212,7 @@ export function mount(element, { lab, state }) {
       const shown = role === 'decoder' ? blankMasked(weights, causal) : weights;
       view.heatmap.update(shown);
       view.heatmap.setRowNotes(Array.from(lab.sums(weights).rows, formatWeight));
-      view.title.textContent = `${roleText[role]}: ${choice.text}`;
+      view.title.textContent = `${ROLE_TEXT[role]}: ${choice.text}`;
 
       for (const key of ['queries', 'keys', 'values']) {
         const [where, m] = view.sources[key];
@@ -196,21 +220,9 @@ export function mount(element, { lab, state }) {
       }
       sourceRows.weights.textContent = `${shapeText(weights)}: one row per query, one column per key`;
 
-      const stats = lab.rowStats(weights);
-      topList.replaceChildren();
-      view.rowLabels.forEach((token, i) => {
-        // A tie is reported as a tie: "“le” → “the” (0) and “the” (4), 0.500 each".
-        const shownRow = role === 'decoder' ? blankMasked(weights, causal) : weights;
-        let text;
-        if (isEvenRow(weights, i)) text = `${view.rowNames[i]} \u2192 every key equally, ${formatWeight(stats.max[i])}`;
-        else {
-          const keys = keysAtMax(shownRow, i, stats.max[i]);
-          text = `${view.rowNames[i]} \u2192 ${keys.map((j) => tokenNames[j]).join(' and ')}, ${formatWeight(stats.max[i])}${keys.length > 1 ? ' each' : ''}`;
-        }
-        htmlElement('li', {}, text, topList);
-      });
+      topList.replaceChildren(...topWeights(weights, { view, masked: role === 'decoder' ? causal : null, tokenNames, stats: lab.rowStats(weights) }));
       queryNote.hidden = role !== 'cross';
-      if (role === 'cross') queryNote.textContent = crossQueryNote();
+      if (role === 'cross') queryNote.textContent = crossQueryNote(lab, sentence);
       problem.clear();
     } catch (error) {
       last = null;

@@ -23,7 +23,7 @@ export function createEveryToken(parent, { element, state, lab }) {
   htmlElement('p', { class: 'panel-title' },
     'Every token as a query: Q = K = the three keys, V = the three values', fullHead);
   const closeFull = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Hide the table', fullHead);
-  closeFull.addEventListener('click', () => state.set(`${NAME}.table`, 0));
+  closeFull.addEventListener('click', () => state.set(`${NAME}.table`, false));
   const coverNote = htmlElement('p', { class: 'by-hand-waiting', hidden: '' },
     'Token 1 is the query of the steps (q = k1 in the worked example), so this table would give their answers away: '
     + 'each part stays covered until you check its step, or switch the cover off.', fullBox);

@@ -12,7 +12,8 @@
 // Every number shown is computed by the WebAssembly core on each change (model.js holds the
 // calls); this module wires the parts to the store and to one render.
 
-import { figureBody, htmlElement, uniqueId } from '../../lib/dom/elements.js';
+import { figureBody, htmlElement } from '../../lib/dom/elements.js';
+import { createToggle } from '../../lib/controls/toggle.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { createAdditive } from './additive.js';
 import { createCodeBox } from './code.js';
@@ -50,11 +51,7 @@ export function mount(element, { lab, state }) {
       state.setMany(entries);
     });
   }
-  const hideId = uniqueId('by-hand-hide');
-  const hideLine = htmlElement('p', { class: 'by-hand-check' }, null, controls);
-  const hideBox = htmlElement('input', { type: 'checkbox', id: hideId }, null, hideLine);
-  htmlElement('label', { for: hideId }, 'Cover the numbers I have not checked yet', hideLine);
-  hideBox.addEventListener('change', () => state.set(`${NAME}.hide`, hideBox.checked ? 1 : 0));
+  createToggle(controls, { state, key: `${NAME}.hide`, label: 'Cover the numbers I have not checked yet', inline: true });
 
   // The "every token as query" table opens here, right under the preset that asks for it.
   const everyTokenSlot = htmlElement('div', { class: 'by-hand-every-token-slot' }, null, body);
@@ -67,7 +64,7 @@ export function mount(element, { lab, state }) {
    * got it right nor asked for it. Moving on to a later step uncovers nothing, and revealing
    * one step uncovers only that step, so no prompt gives away an earlier unchecked answer.
    */
-  const covered = (s) => state.get(`${NAME}.hide`) === 1 && !revealed.has(s);
+  const covered = (s) => state.get(`${NAME}.hide`) && !revealed.has(s);
 
   // For the Export menu: the one-query result; a step still covered by "?" exports empty.
   const keyLabels = KEY_IDS.map((id) => `key ${id.slice(1)}`);
@@ -98,7 +95,6 @@ export function mount(element, { lab, state }) {
 
   function render() {
     const step = state.get(`${NAME}.step`);
-    hideBox.checked = state.get(`${NAME}.hide`) === 1;
     vectorsPanel.renderFields();
     stepper.render(step);
     code.render(step);
@@ -107,7 +103,7 @@ export function mount(element, { lab, state }) {
       result = computeOneQuery(lab, vectors);
       stepper.renderWorking(result, covered);
       vectorsPanel.renderPlanes(vectors, result, covered);
-      everyToken.render(state.get(`${NAME}.table`) === 1, result, covered);
+      everyToken.render(state.get(`${NAME}.table`), result, covered);
       additive.render(result, covered);
       problem.clear();
     } catch (error) {

@@ -26,9 +26,9 @@ export const KEY_IDS = ['k1', 'k2', 'k3'];
 export const VALUE_IDS = ['v1', 'v2', 'v3'];
 
 export const PRESETS = [
-  { label: 'q = [1, 0]', q: [1, 0], table: 0 },
-  { label: 'sharper query q = [4, 0]', q: [4, 0], table: 0 },
-  { label: 'every token as query', q: [1, 0], table: 1 },
+  { label: 'q = [1, 0]', q: [1, 0], table: false },
+  { label: 'sharper query q = [4, 0]', q: [4, 0], table: false },
+  { label: 'every token as query', q: [1, 0], table: true },
 ];
 
 // Fixed teaching matrices of an additive (Bahdanau) scorer with a hidden width of 2. In a real
@@ -72,9 +72,9 @@ export const SETTINGS = {
     vectorKey(vector.id, 'xy'[axis]), { type: 'number', min: MIN, max: MAX, default: value },
   ]))),
   [`${NAME}.step`]: { type: 'integer', min: 1, max: STEPS.length, default: 1 },
-  [`${NAME}.table`]: { type: 'integer', min: 0, max: 1, default: 0 },
+  [`${NAME}.table`]: { type: 'boolean', default: false },
   // Covered by default: a first-time reader is asked before being told.
-  [`${NAME}.hide`]: { type: 'integer', min: 0, max: 1, default: 1 },
+  [`${NAME}.hide`]: { type: 'boolean', default: true },
 };
 
 export const clamp = (value) => Math.min(MAX, Math.max(MIN, value));

@@ -9,6 +9,65 @@ import {
   KEY_IDS, NAME, STEPS, fmt, fmtComponent, fmtVector, judge, truthOf,
 } from './model.js';
 
+/** One step's panel: its text, working, a note while an earlier step is covered, and the form. */
+function stepPanel(parent, step, index, { tabId, panelId }) {
+  const panel = htmlElement('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'by-hand-step-panel' }, null, parent);
+  htmlElement('p', { class: 'by-hand-step-text' }, step.text, panel);
+  const working = htmlElement('ul', { class: 'by-hand-working', 'aria-label': `working of step ${index + 1}` }, null, panel);
+  // Shown when this step's working needs an earlier step that is still covered.
+  const waiting = htmlElement('p', { class: 'by-hand-waiting', hidden: '' }, null, panel);
+  const form = htmlElement('form', { class: 'by-hand-predict', novalidate: '' }, null, panel);
+  const fieldset = htmlElement('fieldset', {}, null, form);
+  htmlElement('legend', {}, 'Predict, then check', fieldset);
+  const guessInputs = step.guesses.map((label) => {
+    const id = uniqueId('by-hand-guess');
+    const line = htmlElement('p', { class: 'by-hand-guess' }, null, fieldset);
+    htmlElement('label', { for: id }, label, line);
+    return htmlElement('input', { type: 'text', id, inputmode: 'decimal', autocomplete: 'off', class: 'by-hand-guess-input' }, null, line);
+  });
+  const buttons = htmlElement('p', { class: 'by-hand-button-row' }, null, fieldset);
+  htmlElement('button', { type: 'submit', class: 'by-hand-button by-hand-primary' }, 'Check', buttons);
+  const showAnswer = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Show the answer', buttons);
+  htmlElement('p', { class: 'by-hand-tolerance' }, GRADING_RULE, fieldset);
+  const feedback = htmlElement('ul', { class: 'by-hand-feedback', 'aria-live': 'polite', 'aria-label': `feedback on step ${index + 1}` }, null, form);
+  return { panel, working, waiting, feedback, form, guessInputs, showAnswer };
+}
+
+/** The running table: all four steps for the current query; returns its rows, { tr, cells }. */
+function createStepsTable(parent) {
+  const tableWrap = htmlElement('div', { class: 'by-hand-table-wrap' }, null, parent);
+  const table = htmlElement('table', { class: 'by-hand-table' }, null, tableWrap);
+  scrollableWhenOverflowing(tableWrap, 'table of the four steps, scrolls sideways');
+  htmlElement('caption', {}, 'All four steps for the current query', table);
+  const headRow = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
+  htmlElement('th', { scope: 'col' }, 'step', headRow);
+  for (const id of KEY_IDS) htmlElement('th', { scope: 'col' }, `key ${id.slice(1)}`, headRow);
+  const tbody = htmlElement('tbody', {}, null, table);
+  return ['dot products', 'scaled scores', 'weights', 'output'].map((label, index) => {
+    const tr = htmlElement('tr', {}, null, tbody);
+    htmlElement('th', { scope: 'row' }, `${index + 1} ${label}`, tr);
+    const cells = index === 3
+      ? [htmlElement('td', { colspan: 3, class: 'by-hand-num' }, null, tr)]
+      : KEY_IDS.map(() => htmlElement('td', { class: 'by-hand-num' }, null, tr));
+    return { tr, cells };
+  });
+}
+
+/**
+ * What one guess's line of feedback says. The core's value is given only once the step is
+ * `earned` (every guess right, or the answer asked for); before, a direction to try again.
+ */
+function verdictText(verdict, { label, guess, truth, earned }) {
+  const value = `the core gets ${fmt(truth)}`;
+  if (verdict === 'unreadable') return earned ? `${label}: ${UNREADABLE}; ${value}.` : `${label}: ${UNREADABLE}. Type a decimal number, such as 0.4.`;
+  if (verdict === 'none') return earned ? `${label}: no guess; ${value}.` : `${label}: no guess yet.`;
+  if (verdict === 'right') return `${label}: Right: you said ${fmtComponent(guess)}, ${value}.`;
+  const word = verdict === 'close' ? 'Close' : 'Wrong';
+  return earned
+    ? `${label}: ${word}: you said ${fmtComponent(guess)}, ${value}.`
+    : `${label}: ${word}: you said ${fmtComponent(guess)}, ${direction(guess, truth)}. Try again.`;
+}
+
 /**
  * Builds the stepper into `parent`. onRevealed(step) runs when the learner has earned a step's
  * numbers (1-based): every prediction right, or "Show the answer" pressed. A check that is not
@@ -49,50 +108,16 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
     });
     tabs.push(tab);
 
-    const panel = htmlElement('div', { role: 'tabpanel', id: panelId, 'aria-labelledby': tabId, class: 'by-hand-step-panel' }, null, right);
-    htmlElement('p', { class: 'by-hand-step-text' }, step.text, panel);
-    const working = htmlElement('ul', { class: 'by-hand-working', 'aria-label': `working of step ${index + 1}` }, null, panel);
-    // Shown when this step's working needs an earlier step that is still covered.
-    const waiting = htmlElement('p', { class: 'by-hand-waiting', hidden: '' }, null, panel);
-    const form = htmlElement('form', { class: 'by-hand-predict', novalidate: '' }, null, panel);
-    const fieldset = htmlElement('fieldset', {}, null, form);
-    htmlElement('legend', {}, 'Predict, then check', fieldset);
-    const guessInputs = step.guesses.map((label) => {
-      const id = uniqueId('by-hand-guess');
-      const line = htmlElement('p', { class: 'by-hand-guess' }, null, fieldset);
-      htmlElement('label', { for: id }, label, line);
-      return htmlElement('input', { type: 'text', id, inputmode: 'decimal', autocomplete: 'off', class: 'by-hand-guess-input' }, null, line);
-    });
-    const buttons = htmlElement('p', { class: 'by-hand-button-row' }, null, fieldset);
-    htmlElement('button', { type: 'submit', class: 'by-hand-button by-hand-primary' }, 'Check', buttons);
-    const showAnswer = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Show the answer', buttons);
-    htmlElement('p', { class: 'by-hand-tolerance' }, GRADING_RULE, fieldset);
-    const feedback = htmlElement('ul', { class: 'by-hand-feedback', 'aria-live': 'polite', 'aria-label': `feedback on step ${index + 1}` }, null, form);
-    form.addEventListener('submit', (event) => {
+    const built = stepPanel(right, step, index, { tabId, panelId });
+    built.form.addEventListener('submit', (event) => {
       event.preventDefault();
-      check(index, guessInputs, feedback, false);
+      check(index, built.guessInputs, built.feedback, false);
     });
-    showAnswer.addEventListener('click', () => check(index, guessInputs, feedback, true));
-    stepPanels.push({ panel, working, waiting, feedback });
+    built.showAnswer.addEventListener('click', () => check(index, built.guessInputs, built.feedback, true));
+    stepPanels.push(built);
   });
 
-  // The running table: all four steps for the current query, the current one outlined.
-  const tableWrap = htmlElement('div', { class: 'by-hand-table-wrap' }, null, right);
-  const table = htmlElement('table', { class: 'by-hand-table' }, null, tableWrap);
-  scrollableWhenOverflowing(tableWrap, 'table of the four steps, scrolls sideways');
-  htmlElement('caption', {}, 'All four steps for the current query', table);
-  const headRow = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
-  htmlElement('th', { scope: 'col' }, 'step', headRow);
-  for (const id of KEY_IDS) htmlElement('th', { scope: 'col' }, `key ${id.slice(1)}`, headRow);
-  const tbody = htmlElement('tbody', {}, null, table);
-  const tableRows = ['dot products', 'scaled scores', 'weights', 'output'].map((label, index) => {
-    const tr = htmlElement('tr', {}, null, tbody);
-    htmlElement('th', { scope: 'row' }, `${index + 1} ${label}`, tr);
-    const cells = index === 3
-      ? [htmlElement('td', { colspan: 3, class: 'by-hand-num' }, null, tr)]
-      : KEY_IDS.map(() => htmlElement('td', { class: 'by-hand-num' }, null, tr));
-    return { tr, cells };
-  });
+  const tableRows = createStepsTable(right);
 
   /**
    * Grades the guesses of step `index` (0-based). The core's values are given only when every
@@ -114,18 +139,7 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
     feedback.replaceChildren();
     verdicts.forEach((verdict, j) => {
       const label = STEPS[index].guesses[j].replace(/^your /, '');
-      const guess = guesses[j];
-      const value = `the core gets ${fmt(truth[j])}`;
-      let text;
-      if (verdict === 'unreadable') text = earned ? `${label}: ${UNREADABLE}; ${value}.` : `${label}: ${UNREADABLE}. Type a decimal number, such as 0.4.`;
-      else if (verdict === 'none') text = earned ? `${label}: no guess; ${value}.` : `${label}: no guess yet.`;
-      else if (verdict === 'right') text = `${label}: Right: you said ${fmtComponent(guess)}, ${value}.`;
-      else {
-        const word = verdict === 'close' ? 'Close' : 'Wrong';
-        text = earned
-          ? `${label}: ${word}: you said ${fmtComponent(guess)}, ${value}.`
-          : `${label}: ${word}: you said ${fmtComponent(guess)}, ${direction(guess, truth[j])}. Try again.`;
-      }
+      const text = verdictText(verdict, { label, guess: guesses[j], truth: truth[j], earned });
       htmlElement('li', { class: `by-hand-verdict by-hand-verdict-${verdict}` }, text, feedback);
     });
     if (!earned) {

@@ -13,14 +13,42 @@ import {
   KEY_IDS, MAX, MIN, VALUE_IDS, VECTORS, clamp, fitWindow, fmtComponent, vectorKey,
 } from './model.js';
 
-/**
- * Builds the panel into `parent`. onRelease() runs when a dragged tip is let go (the planes
- * refit then). Returns { render(vectors, result, covered) }.
- */
 const STEP = 0.1; // what the arrow keys add to a typed component
 const MAX_QUOTED = 24; // characters of a typed text quoted back
 const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
 
+/** Reads a committed field into the store, or says why not; the text is kept unless it was clamped. */
+function commitField(state, input, stateKey, name, message) {
+  const before = state.get(stateKey);
+  const typed = input.value;
+  const { value, problem } = readNumber(typed);
+  const say = (text) => { message.textContent = text; };
+  markUnreadable(input, problem === 'unreadable' || problem === 'separators');
+  if (problem === 'empty') {
+    input.value = String(before);
+    say(`${name} was left empty, so it stays ${fmtComponent(before)}.`);
+    return;
+  }
+  if (problem) {
+    const why = problem === 'separators' ? SEPARATORS : `${UNREADABLE}; type a decimal number such as 0.5 or 0,5`;
+    say(`${name}: \u201c${clip(typed.trim())}\u201d is ${why}. ${name} stays ${fmtComponent(before)}.`);
+    return;
+  }
+  const kept = clamp(value);
+  if (kept !== value) {
+    const bound = kept === MAX ? `${fmtComponent(MAX)} is the largest` : `${fmtComponent(MIN)} is the smallest`;
+    say(`${bound} a component may be: ${name} = ${clip(typed.trim())} was set to ${fmtComponent(kept)}.`);
+    input.value = String(kept);
+  } else if (!Object.is(kept, before)) {
+    say('');
+  }
+  state.set(stateKey, kept);
+}
+
+/**
+ * Builds the panel into `parent`. onRelease() runs when a dragged tip is let go (the planes
+ * refit then). Returns { renderFields(), renderPlanes(vectors, result, covered) }.
+ */
 export function createVectorsPanel(parent, { state, onRelease }) {
   const left = htmlElement('div', { class: 'figure-panel by-hand-vectors' }, null, parent);
   const planes = htmlElement('div', { class: 'by-hand-planes' }, null, left);
@@ -73,7 +101,7 @@ export function createVectorsPanel(parent, { state, onRelease }) {
         class: 'by-hand-number', 'aria-describedby': messageId,
       }, null, line);
       const stateKey = vectorKey(vector.id, axis);
-      const commit = () => commitField(input, stateKey, `${vector.id} ${axis}`, message);
+      const commit = () => commitField(state, input, stateKey, `${vector.id} ${axis}`, message);
       input.addEventListener('change', commit);
       input.addEventListener('keydown', (event) => {
         if (event.key === 'Enter') commit();
@@ -87,34 +115,6 @@ export function createVectorsPanel(parent, { state, onRelease }) {
       });
       fields[stateKey] = input;
     }
-  }
-
-  /** Reads a committed field into the store, or says why not; the text is kept unless it was clamped. */
-  function commitField(input, stateKey, name, message) {
-    const before = state.get(stateKey);
-    const typed = input.value;
-    const { value, problem } = readNumber(typed);
-    const say = (text) => { message.textContent = text; };
-    markUnreadable(input, problem === 'unreadable' || problem === 'separators');
-    if (problem === 'empty') {
-      input.value = String(before);
-      say(`${name} was left empty, so it stays ${fmtComponent(before)}.`);
-      return;
-    }
-    if (problem) {
-      const why = problem === 'separators' ? SEPARATORS : `${UNREADABLE}; type a decimal number such as 0.5 or 0,5`;
-      say(`${name}: \u201c${clip(typed.trim())}\u201d is ${why}. ${name} stays ${fmtComponent(before)}.`);
-      return;
-    }
-    const kept = clamp(value);
-    if (kept !== value) {
-      const bound = kept === MAX ? `${fmtComponent(MAX)} is the largest` : `${fmtComponent(MIN)} is the smallest`;
-      say(`${bound} a component may be: ${name} = ${clip(typed.trim())} was set to ${fmtComponent(kept)}.`);
-      input.value = String(kept);
-    } else if (!Object.is(kept, before)) {
-      say('');
-    }
-    state.set(stateKey, kept);
   }
 
   function renderFields() {

@@ -26,6 +26,27 @@ function write(node, was, attributes) {
 }
 
 /**
+ * Where the bars go, in px, for `width` px and the text's sizes: { labelRoom, barLength, pitch,
+ * bar, labelFont, width, height }. Horizontal bars fit the width; vertical ones have a fixed size.
+ */
+function geometryFor(width, { labelFont, valueFont, labelWidth, rem }, { horizontal, count, valueChars }) {
+  if (!horizontal) {
+    const { BAR, PITCH, LENGTH } = VERTICAL;
+    return {
+      labelRoom: labelFont + 12, barLength: LENGTH, pitch: PITCH, bar: BAR, labelFont,
+      width: count * PITCH + 8, height: LENGTH + labelFont * 2 + labelWidth,
+    };
+  }
+  const pitch = Math.max(28, Math.round(labelFont * 2.15));
+  const bar = pitch - 6;
+  const labelRoom = Math.ceil(labelWidth + 8);
+  const valueRoom = Math.ceil(valueChars * CHAR_EM * valueFont + 5);
+  const drawn = Math.min(width, MAX_WIDTH_REM * rem);
+  const barLength = Math.floor(Math.max(MIN_LENGTH, Math.min((MAX_LENGTH / 16) * rem, drawn - labelRoom - valueRoom)));
+  return { labelRoom, barLength, pitch, bar, labelFont, width: labelRoom + barLength + valueRoom, height: count * pitch };
+}
+
+/**
  * @param {HTMLElement} container
  * @param {object} options
  * @param {string[]} options.labels
@@ -67,23 +88,9 @@ export function createBars(container, options) {
   let toLength = null;
   let lastUpdate = null;
 
-  function layOut(width, { labelFont, valueFont, labelWidth, rem }) {
-    if (horizontal) {
-      const pitch = Math.max(28, Math.round(labelFont * 2.15));
-      const bar = pitch - 6;
-      const labelRoom = Math.ceil(labelWidth + 8);
-      const valueRoom = Math.ceil(valueChars * CHAR_EM * valueFont + 5);
-      const drawn = Math.min(width, MAX_WIDTH_REM * rem);
-      const barLength = Math.floor(Math.max(MIN_LENGTH, Math.min((MAX_LENGTH / 16) * rem, drawn - labelRoom - valueRoom)));
-      geometry = { labelRoom, barLength, pitch, bar, width: labelRoom + barLength + valueRoom, height: labels.length * pitch };
-    } else {
-      const { BAR, PITCH, LENGTH } = VERTICAL;
-      geometry = {
-        labelRoom: labelFont + 12, barLength: LENGTH, pitch: PITCH, bar: BAR, labelFont,
-        width: labels.length * PITCH + 8, height: LENGTH + labelFont * 2 + labelWidth,
-      };
-    }
-    const { labelRoom, barLength, pitch, bar } = geometry;
+  function layOut(width, text) {
+    geometry = geometryFor(width, text, { horizontal, count: labels.length, valueChars });
+    const { labelRoom, barLength, pitch, bar, labelFont } = geometry;
     svg.setAttribute('viewBox', `0 0 ${geometry.width} ${geometry.height}`);
     svg.setAttribute('width', geometry.width);
     svg.setAttribute('height', geometry.height);

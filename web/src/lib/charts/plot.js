@@ -9,6 +9,7 @@ import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
+import { domainsOf, drawAnnotations, drawAxes, drawSeries } from './plot-parts.js';
 
 // The plot is drawn in CSS px for the width it gets (see fit.js), no wider than MAX_WIDTH_REM,
 // and its margins are sized around its text, so tick labels keep their size on a phone and
@@ -63,6 +64,34 @@ const SCALES = {
   log2: { scale: () => scaleLog().base(2), ticks: log2Ticks },
   log10: { scale: () => scaleLog().base(10), ticks: log10Ticks },
 };
+
+/**
+ * Registers a plot for the Export menu, as a picture and as its data series. The legend is
+ * HTML beside the SVG: the picture file gets it as drawn, with each series' stroke as the page
+ * shows it. drawn() gives the last series drawn and their paths ({ series: null } before any).
+ */
+function registerPlot(wrapper, { name, svg, legend, xLabel, yLabel, drawn }) {
+  registerExportable(wrapper, {
+    kind: 'plot', name, svg,
+    getSeries: () => {
+      const { series } = drawn();
+      return series ? { xLabel, yLabel, series } : null;
+    },
+    getLegend: () => {
+      const { series, paths } = drawn();
+      if (!series) return null;
+      const font = getComputedStyle(legend);
+      return {
+        fontFamily: font.fontFamily,
+        color: font.color,
+        items: series.map((s, index) => {
+          const style = paths[index] ? getComputedStyle(paths[index]) : null;
+          return { name: s.name, stroke: style?.stroke, strokeWidth: style?.strokeWidth, strokeDasharray: style?.strokeDasharray };
+        }),
+      };
+    },
+  });
+}
 
 /**
  * @param {HTMLElement} container
@@ -134,26 +163,9 @@ export function createPlot(container, options) {
     markerText.setAttribute('y', MARGIN.top - 5);
   }
 
+  const frameNow = () => ({ margin: MARGIN, plotWidth, plotHeight, tick: textSize.tick });
   let x = null; // value → pixel, set by update()
   let xRange = null;
-
-  function drawAxes(xTicks, yTicks, y) {
-    axes.replaceChildren();
-    svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
-    svgElement('line', { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: MARGIN.top + plotHeight, class: 'plot-axis' }, axes);
-    for (const t of xTicks) {
-      const px = x(t);
-      svgElement('line', { x1: px, x2: px, y1: MARGIN.top + plotHeight, y2: MARGIN.top + plotHeight + 5, class: 'plot-axis' }, axes);
-      svgElement('text', {
-        x: px, y: Math.round(MARGIN.top + plotHeight + 6 + textSize.tick * 1.1), 'text-anchor': 'middle', class: 'plot-tick',
-      }, axes).textContent = formatX(t);
-    }
-    for (const t of yTicks) {
-      const py = y(t);
-      svgElement('line', { x1: MARGIN.left, x2: MARGIN.left + plotWidth, y1: py, y2: py, class: 'plot-grid' }, axes);
-      svgElement('text', { x: MARGIN.left - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' }, axes).textContent = formatY(t);
-    }
-  }
 
   function placeMarker(marker) {
     if (!marker || !x || marker.x < xRange[0] || marker.x > xRange[1]) {
@@ -170,23 +182,9 @@ export function createPlot(container, options) {
 
   let drawnSeries = null; // the last series drawn, for the Export menu
   let drawnPaths = [];
-  registerExportable(wrapper, {
-    kind: 'plot', name: options.exportName ?? label, svg,
-    getSeries: () => (drawnSeries ? { xLabel, yLabel, series: drawnSeries } : null),
-    // The legend is HTML beside the SVG: the picture file gets it as drawn here, with each
-    // series' stroke as the page shows it.
-    getLegend: () => {
-      if (!drawnSeries) return null;
-      const font = getComputedStyle(legend);
-      return {
-        fontFamily: font.fontFamily,
-        color: font.color,
-        items: drawnSeries.map((s, index) => {
-          const style = drawnPaths[index] ? getComputedStyle(drawnPaths[index]) : null;
-          return { name: s.name, stroke: style?.stroke, strokeWidth: style?.strokeWidth, strokeDasharray: style?.strokeDasharray };
-        }),
-      };
-    },
+  registerPlot(wrapper, {
+    name: options.exportName ?? label, svg, legend, xLabel, yLabel,
+    drawn: () => ({ series: drawnSeries, paths: drawnPaths }),
   });
 
   let lastDrawing = null; // the last update()'s argument, drawn again when the size changes
@@ -234,65 +232,20 @@ export function createPlot(container, options) {
   };
 
   function draw({ series, marker = null, points = [], yDomain: domainNow = yDomain }) {
-      drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
-      const allX = series.flatMap((s) => Array.from(s.x));
-      const allY = series.flatMap((s) => Array.from(s.y)).filter(Number.isFinite);
-      const [xLow, xHigh] = xDomain ?? [Math.min(...allX), Math.max(...allX)];
-      const positiveY = allY.filter((v) => v > 0);
-      const logLow = positiveY.length ? Math.floor(Math.log10(Math.min(...positiveY))) : 0;
-      const logHigh = positiveY.length ? Math.max(logLow + 1, Math.ceil(Math.log10(Math.max(...positiveY)))) : 1;
-      const [yLow, yHigh] = domainNow ?? (yScale === 'log10' ? [10 ** logLow, 10 ** logHigh] : [0, Math.max(...allY) || 1]);
-      const xTicks = SCALES[xScale].ticks(xLow, xHigh);
-      const yTicks = SCALES[yScale].ticks(yLow, yHigh);
-      frameFor(yTicks.map(formatY), xTicks.map(formatX));
-      x = SCALES[xScale].scale().domain([xLow, xHigh]).range([MARGIN.left, MARGIN.left + plotWidth]);
-      const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([MARGIN.top + plotHeight, MARGIN.top]);
-      xRange = [xLow, xHigh];
+    drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
+    const [[xLow, xHigh], [yLow, yHigh]] = domainsOf(series, { xDomain, yDomain: domainNow, yScale });
+    const xTicks = SCALES[xScale].ticks(xLow, xHigh);
+    const yTicks = SCALES[yScale].ticks(yLow, yHigh);
+    frameFor(yTicks.map(formatY), xTicks.map(formatX));
+    x = SCALES[xScale].scale().domain([xLow, xHigh]).range([MARGIN.left, MARGIN.left + plotWidth]);
+    const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([MARGIN.top + plotHeight, MARGIN.top]);
+    xRange = [xLow, xHigh];
 
-      drawAxes(xTicks, yTicks, y);
-      lines.replaceChildren();
-      legend.replaceChildren();
-      drawnPaths = [];
-      series.forEach((s, index) => {
-        const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
-          .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
-        const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
-        const joined = s.line !== false;
-        drawnPaths[index] = svgElement('path', { d: joined ? d : '', class: `plot-line plot-series-${index}` }, lines);
-        const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
-        for (const [xv, yv] of points) {
-          svgElement('circle', {
-            cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
-          }, lines);
-          const text = labelOf.get(xv);
-          if (text) {
-            svgElement('text', {
-              x: x(xv).toFixed(2), y: (y(yv) - 4 - textSize.tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
-            }, lines).textContent = text;
-          }
-        }
-        const item = htmlElement('li', {}, null, legend);
-        const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
-        if (joined) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
-        else svgElement('circle', { cx: 12, cy: 4, r: 3.5, class: `plot-point plot-series-${index}` }, swatch);
-        item.append(s.name);
-      });
-      pointGroup.replaceChildren();
-      for (const point of points) {
-        const px = x(point.x);
-        const py = y(point.y);
-        if (!(px >= MARGIN.left - 0.5 && px <= MARGIN.left + plotWidth + 0.5 && py >= MARGIN.top - 0.5 && py <= MARGIN.top + plotHeight + 0.5)) continue;
-        svgElement('circle', { cx: px.toFixed(2), cy: py.toFixed(2), r: 4.5, class: 'plot-annotation' }, pointGroup);
-        if (point.label) {
-          // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
-          const placement = point.placement ?? (px < MARGIN.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
-          const right = placement === 'below-right';
-          svgElement('text', {
-            x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + textSize.tick : -4 - textSize.tick * 0.5)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
-            class: 'plot-annotation-label',
-          }, pointGroup).textContent = point.label;
-        }
-      }
-      placeMarker(marker);
+    drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frameNow());
+    lines.replaceChildren();
+    legend.replaceChildren();
+    drawnPaths = series.map((s, index) => drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick: textSize.tick }));
+    drawAnnotations(pointGroup, points, { x, y, tick: textSize.tick }, frameNow());
+    placeMarker(marker);
   }
 }

@@ -52,12 +52,3 @@ export function formatMagnitude(value, options) {
   const text = formatFromLog10(Math.log10(Math.abs(value)), options);
   return value < 0 ? MINUS + text : text;
 }
-
-/** Reads back what formatMagnitude prints (for tests and for copying): "4.27×10²⁶" → 4.27e26. */
-export function parseMagnitude(text) {
-  const normal = text.replaceAll(MINUS, '-').replaceAll('\u207b', '-')
-    .replace(/[\u2070\u00b9\u00b2\u00b3\u2074-\u2079]/g, (c) => String(SUPERSCRIPTS.indexOf(c)));
-  const match = /(-?\d+(?:\.\d+)?)(?:\u00d710(-?\d+))?/.exec(normal);
-  if (!match) return NaN;
-  return Number(match[1]) * 10 ** Number(match[2] ?? 0);
-}

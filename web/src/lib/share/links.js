@@ -25,7 +25,7 @@ export function figureLink({ state, figureName, pageUrl }) {
   const params = new URLSearchParams();
   for (const { key, schema, param } of figureKeys(state, figureName)) {
     const value = state.get(key);
-    if (value !== schema.default) params.set(param, String(value));
+    if (value !== schema.default) params.set(param, state.textOf(key, value));
   }
   const search = params.toString();
   url.search = search ? `?${search}` : '';
@@ -47,11 +47,16 @@ export function tallestEmbed(figureName) {
   return Math.max(0, ...Object.values(byWidth));
 }
 
+/** The same, spelled as the element's attributes and the links take them (on/off, see store.js). */
+export function figureAttributes(state, figureName) {
+  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.textOf(key)]));
+}
+
 /** The two embed snippets: { iframe, element } (HTML text), for the current settings. */
 export function embedSnippets({ state, figureName, embedBase, title, height = 640 }) {
-  const settings = figureSettings(state, figureName);
+  const settings = figureAttributes(state, figureName);
   const params = new URLSearchParams({ figure: figureName });
-  for (const [name, value] of Object.entries(settings)) params.set(name, String(value));
+  for (const [name, value] of Object.entries(settings)) params.set(name, value);
   const base = new URL(embedBase);
   const src = new URL(`embed.html?${params}`, base).href;
   const script = new URL('attention-figure.js', base).href;

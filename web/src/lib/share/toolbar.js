@@ -22,7 +22,7 @@ import { htmlElement, uniqueId } from '../dom/elements.js';
 import { exportMenu } from '../export/menu.js';
 import { copyText } from './clipboard.js';
 import { disclosureGroup } from './disclosure.js';
-import { embedSnippets, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
+import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
 
 const STATUS_CLEAR_MS = 6000;
@@ -169,7 +169,7 @@ export function addFigureToolbar(figureElement, options) {
     standalone: async () => {
       const source = options.standalone ? await options.standalone() : await fetchScript(new URL('./', location.href));
       return standaloneFigure({
-        source, figureName, title, settings: figureSettings(state, figureName), page: pageUrl(),
+        source, figureName, title, settings: figureAttributes(state, figureName), page: pageUrl(),
       });
     },
   });

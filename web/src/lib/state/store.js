@@ -28,6 +28,131 @@ export const CONTROL = 'A control';
 
 const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
 
+// An on/off setting is stored as true or false and written to links as on or off. Links made
+// before it was one read too: 1/0, yes/no and true/false (any case, spaces around ignored).
+const BOOLEAN_SPELLINGS = new Map([
+  ['on', true], ['1', true], ['yes', true], ['true', true],
+  ['off', false], ['0', false], ['no', false], ['false', false],
+]);
+
+/** A value as links and attributes spell it: on/off for an on/off setting, else the value itself. */
+function paramText(schema, value) {
+  return schema.type === 'boolean' ? (value ? 'on' : 'off') : String(value);
+}
+
+/**
+ * A raw value (from a link, an attribute or a control) read by its schema: { value }, or the
+ * value used instead with what was wrong, { value, problem: "which is not a number; using 1" }.
+ */
+function readValue(schema, raw) {
+  const instead = (problem, value = schema.default) => ({ value, problem: `${problem}; using ${paramText(schema, value)}` });
+  if (schema.type === 'boolean') {
+    const value = typeof raw === 'boolean' ? raw : BOOLEAN_SPELLINGS.get(String(raw).trim().toLowerCase());
+    return value === undefined ? instead('which is not on or off') : { value };
+  }
+  if (schema.type === 'enum') {
+    return schema.values.includes(raw) ? { value: raw } : instead(`which is not one of ${schema.values.join(', ')}`);
+  }
+  const number = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  if (String(raw).trim() === '' || !Number.isFinite(number)) {
+    return instead(`which is ${Number.isNaN(number) || String(raw).trim() === '' ? 'not a number' : 'not a finite number'}`);
+  }
+  if (schema.type === 'integer' && !Number.isInteger(number)) return instead('which is not a whole number');
+  if (number < schema.min) return instead(`below the smallest allowed value ${schema.min}`, schema.min);
+  if (number > schema.max) return instead(`above the largest allowed value ${schema.max}`, schema.max);
+  return { value: number };
+}
+
+/** The query string for these values: other parameters kept, defaults and old names dropped. */
+function searchFor(schemas, values, initialParams) {
+  const params = new URLSearchParams(initialParams);
+  for (const [key, schema] of schemas) {
+    if (schema.url === false) continue;
+    const name = schema.param ?? key;
+    const value = values.get(key);
+    for (const old of schema.aliases ?? []) params.delete(old); // read, never written
+    if (value === schema.default) params.delete(name);
+    else params.set(name, paramText(schema, value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** True when the link spells a key's value exactly as searchFor would (absent at the default). */
+function linkSpells(initialParams, key, schema, value) {
+  if (schema.url === false) return true;
+  const given = initialParams.getAll(schema.param ?? key);
+  const stale = (schema.aliases ?? []).some((old) => initialParams.has(old));
+  if (stale || given.length > 1) return false;
+  return value === schema.default ? given.length === 0 : given[0] === paramText(schema, value);
+}
+
+/** The store's read-only questions, for the figure toolbar (links, embed code, exports) and for tests. */
+function introspection({ schemas, values, initialParams }) {
+  const questions = {
+    /** The defined keys that start with `${prefix}.`, in definition order (all keys without a prefix). */
+    keysOf(prefix) {
+      const start = prefix ? `${prefix}.` : '';
+      return [...schemas.keys()].filter((key) => key.startsWith(start));
+    },
+
+    /** A copy of a key's schema. */
+    schemaOf(key) {
+      const schema = schemas.get(key);
+      if (!schema) throw new Error(`state: unknown key "${key}"`);
+      return { ...schema, values: schema.values ? [...schema.values] : undefined };
+    },
+
+    defaultOf(key) {
+      return questions.schemaOf(key).default;
+    },
+
+    /** A key's value (the current one unless given) as links and attributes spell it, see paramText. */
+    textOf(key, value = values.get(key)) {
+      return paramText(questions.schemaOf(key), value);
+    },
+
+    /** The name a key goes by in the URL (its schema's `param`, else the key itself). */
+    paramOf(key) {
+      return questions.schemaOf(key).param ?? key;
+    },
+
+    /** Names in the initial URL that no defined key reads (call once every key is defined). */
+    unknownParams() {
+      const known = new Set([...schemas].filter(([, schema]) => schema.url !== false)
+        .flatMap(([key, schema]) => [schema.param ?? key, ...(schema.aliases ?? [])]));
+      return [...new Set(initialParams.keys())].filter((name) => !known.has(name));
+    },
+  };
+  return questions;
+}
+
+/**
+ * Runs the rules of the figures whose keys are in `keys` and stores what they move; returns
+ * the moved keys. A move is noticed unless `origin` is a figure's own control.
+ */
+function moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin) {
+  const moved = [];
+  const prefixes = new Set(keys.map((key) => key.split('.')[0]));
+  for (const prefix of prefixes) {
+    const resolve = constraints.get(prefix);
+    const own = [...schemas.keys()].filter((key) => key.startsWith(`${prefix}.`));
+    if (!resolve || !own.length) continue;
+    const current = Object.fromEntries(own.map((key) => [key, values.get(key)]));
+    const name = (key) => paramLabel(schemas.get(key)?.param ?? key);
+    for (const { key, value, reason } of resolve(current, { name }) ?? []) {
+      const schema = schemas.get(key);
+      if (!schema || Object.is(value, values.get(key))) continue;
+      values.set(key, validate(key, schema, value, origin));
+      moved.push(key);
+      if (origin !== CONTROL) {
+        onNotice(`${origin} asked for settings that do not fit together: ${reason}; using ${name(key)} = ${paramText(schema, values.get(key))}, the nearest value that fits.`);
+      }
+    }
+  }
+  return moved;
+}
+
 export function createStore({
   search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
 } = {}) {
@@ -38,32 +163,10 @@ export function createStore({
   const initialParams = new URLSearchParams(search);
 
   function validate(key, schema, raw, origin, param = schema.param ?? key) {
+    const { value, problem } = readValue(schema, raw);
     // A link can carry anything: quote at most a short piece of it (notices are plain text).
-    const shown = `${paramLabel(param)} = ${clip(String(raw))}`;
-    if (schema.type === 'enum') {
-      if (schema.values.includes(raw)) return raw;
-      onNotice(`${origin} asked for ${shown}, which is not one of ${schema.values.join(', ')}; using ${schema.default}.`);
-      return schema.default;
-    }
-    const number = typeof raw === 'number' ? raw : Number(String(raw).trim());
-    if (String(raw).trim() === '' || !Number.isFinite(number)) {
-      const what = Number.isNaN(number) || String(raw).trim() === '' ? 'not a number' : 'not a finite number';
-      onNotice(`${origin} asked for ${shown}, which is ${what}; using ${schema.default}.`);
-      return schema.default;
-    }
-    if (schema.type === 'integer' && !Number.isInteger(number)) {
-      onNotice(`${origin} asked for ${shown}, which is not a whole number; using ${schema.default}.`);
-      return schema.default;
-    }
-    if (number < schema.min) {
-      onNotice(`${origin} asked for ${shown}, below the smallest allowed value ${schema.min}; using ${schema.min}.`);
-      return schema.min;
-    }
-    if (number > schema.max) {
-      onNotice(`${origin} asked for ${shown}, above the largest allowed value ${schema.max}; using ${schema.max}.`);
-      return schema.max;
-    }
-    return number;
+    if (problem) onNotice(`${origin} asked for ${paramLabel(param)} = ${clip(String(raw))}, ${problem}.`);
+    return value;
   }
 
   // A key given twice or more is read from its first value, on the page and in the embeds alike.
@@ -75,66 +178,13 @@ export function createStore({
     onNotice(`${askedBy} gives ${paramLabel(name)} ${all.length} times (${shown}${more}); using the first, ${clip(all[0])}.`);
   }
 
-  /**
-   * Runs the rules of the figures whose keys are in `keys` and stores what they move; returns
-   * the moved keys. A move is noticed unless `origin` is a figure's own control.
-   */
-  function resolveFits(keys, origin) {
-    const moved = [];
-    const prefixes = new Set(keys.map((key) => key.split('.')[0]));
-    for (const prefix of prefixes) {
-      const resolve = constraints.get(prefix);
-      const own = store.keysOf(prefix);
-      if (!resolve || !own.length) continue;
-      const current = Object.fromEntries(own.map((key) => [key, values.get(key)]));
-      const name = (key) => paramLabel(schemas.get(key)?.param ?? key);
-      for (const { key, value, reason } of resolve(current, { name }) ?? []) {
-        const schema = schemas.get(key);
-        if (!schema || Object.is(value, values.get(key))) continue;
-        values.set(key, validate(key, schema, value, origin));
-        moved.push(key);
-        if (origin !== CONTROL) {
-          onNotice(`${origin} asked for settings that do not fit together: ${reason}; using ${name(key)} = ${values.get(key)}, the nearest value that fits.`);
-        }
-      }
-    }
-    return moved;
-  }
-
-  /** True when the link spells a key's value exactly as writeUrl would (absent at the default). */
-  function linkSays(key) {
-    const schema = schemas.get(key);
-    if (schema.url === false) return true;
-    const name = schema.param ?? key;
-    const given = initialParams.getAll(name);
-    const stale = (schema.aliases ?? []).some((old) => initialParams.has(old));
-    if (stale || given.length > 1) return false;
-    const value = values.get(key);
-    return value === schema.default ? given.length === 0 : given[0] === String(value);
-  }
-
-  function writeUrl() {
-    const params = new URLSearchParams(initialParams);
-    for (const [key, schema] of schemas) {
-      if (schema.url === false) continue;
-      const name = schema.param ?? key;
-      const value = values.get(key);
-      for (const old of schema.aliases ?? []) params.delete(old); // read, never written
-      if (value === schema.default) params.delete(name);
-      else params.set(name, String(value));
-    }
-    const text = params.toString();
-    writeSearch(text ? `?${text}` : '');
-  }
-
-  function notify(key, value) {
-    for (const listener of listeners.get(key) ?? []) listener(value, key);
-  }
+  const resolveFits = (keys, origin) => moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin);
+  const writeUrl = () => writeSearch(searchFor(schemas, values, initialParams));
 
   const store = {
     /**
-     * Declares a key. schema: { type: 'number' | 'integer' | 'enum', default, min, max
-     * (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
+     * Declares a key. schema: { type: 'number' | 'integer' | 'enum' | 'boolean', default, min,
+     * max (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
      * names still read when the current one is absent, never written), url (false = never
      * in the URL) }. Returns the initial value, taken from the URL when it has one.
      */
@@ -158,7 +208,7 @@ export function createStore({
       resolveFits(Object.keys(settings), askedBy);
       // A value the link gave that was refused, clamped or moved to fit is shown corrected in the
       // address bar too (the notice says what happened), so that copying it gives the view.
-      if (Object.keys(settings).some((key) => !linkSays(key))) writeUrl();
+      if (Object.keys(settings).some((key) => !linkSpells(initialParams, key, schemas.get(key), values.get(key)))) writeUrl();
     },
 
     /**
@@ -228,41 +278,7 @@ export function createStore({
       return () => list.forEach((key) => listeners.get(key).delete(listener));
     },
 
-    // Introspection, for the figure toolbar (links, embed code, exports) and for tests.
-
-    /** The defined keys that start with `${prefix}.`, in definition order (all keys without a prefix). */
-    keysOf(prefix) {
-      const start = prefix ? `${prefix}.` : '';
-      return [...schemas.keys()].filter((key) => key.startsWith(start));
-    },
-
-    /** A copy of a key's schema. */
-    schemaOf(key) {
-      const schema = schemas.get(key);
-      if (!schema) throw new Error(`state: unknown key "${key}"`);
-      return { ...schema, values: schema.values ? [...schema.values] : undefined };
-    },
-
-    defaultOf(key) {
-      return store.schemaOf(key).default;
-    },
-
-    /** The name a key goes by in the URL (its schema's `param`, else the key itself). */
-    paramOf(key) {
-      return store.schemaOf(key).param ?? key;
-    },
-
-    /** { key: current value } for every key of a prefix (see keysOf). */
-    snapshot(prefix) {
-      return Object.fromEntries(store.keysOf(prefix).map((key) => [key, values.get(key)]));
-    },
-
-    /** Names in the initial URL that no defined key reads (call once every key is defined). */
-    unknownParams() {
-      const known = new Set([...schemas].filter(([, schema]) => schema.url !== false)
-        .flatMap(([key, schema]) => [schema.param ?? key, ...(schema.aliases ?? [])]));
-      return [...new Set(initialParams.keys())].filter((name) => !known.has(name));
-    },
+    ...introspection({ schemas, values, initialParams }),
   };
   return store;
 }

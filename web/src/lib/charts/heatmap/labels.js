@@ -3,7 +3,7 @@
 // slanted column labels and the optional row-notes column). The labels are decoration for
 // sighted readers, hidden from assistive technology: the grid's cells carry full names.
 
-import { svgElement } from '../dom/elements.js';
+import { svgElement } from '../../dom/elements.js';
 
 // Until the page has measured them, text widths are estimated from character counts, as a
 // share of the font size (a generous one: DejaVu Sans, Linux's usual system font, is wide).

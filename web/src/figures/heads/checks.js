@@ -1,0 +1,63 @@
+// The numbers under the heads figure's maps: a check that the full-width raw scores are the
+// sums of the slices' raw scores (largest difference over every pair, and one pair written out
+// as a sum), and the parameter count of the layer for the current h, from the core's cost
+// model, for the toy and for the paper's width.
+
+import { createReadout } from '../../lib/controls/readout.js';
+import { htmlElement } from '../../lib/dom/elements.js';
+import { formatCount, formatFixed, quoteToken } from '../../lib/format/index.js';
+
+const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
+
+/** Entry-wise sum of several matrices of the same shape. */
+export function sumOf(matrices) {
+  const [first] = matrices;
+  const data = new Float64Array(first.data.length);
+  for (const m of matrices) for (let i = 0; i < data.length; i += 1) data[i] += m.data[i];
+  return { rows: first.rows, cols: first.cols, data };
+}
+
+/** A signed number inside a sum: "+ 36.000" or "− 8.000" (the first term keeps its own sign). */
+function term(value, first) {
+  const text = formatFixed(Math.abs(value), 3);
+  if (first) return value < 0 ? `\u2212${text}` : text;
+  return value < 0 ? `\u2212 ${text}` : `+ ${text}`;
+}
+
+/**
+ * @param {HTMLElement} body
+ * @param {object} options  lab, sentence, full (the full-width head), pair: [row, col] (the
+ *   query–key pair written out, "it" → "cat")
+ * @returns {{ render(result: object, summed: object, h: number): void }}
+ */
+export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] }) {
+  const { tokens, n } = sentence;
+  const width = sentence.WQ.cols;
+  const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
+  const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
+  const example = createReadout(checks, `${quoteToken(tokens[row])} \u2192 ${quoteToken(tokens[col])}, raw score`);
+
+  const countPanel = htmlElement('div', { class: 'heads-count' }, null, body);
+  htmlElement('p', { class: 'panel-title' }, 'Parameters of the layer (no biases)', countPanel);
+  const toyCount = createReadout(countPanel, `toy layer, d = ${width}`);
+  const paperCount = createReadout(countPanel, `paper, d_model = ${PAPER_WIDTH}`);
+
+  return {
+    render(result, summed, h) {
+      // The full-width dot product over 16 columns is the sum of the h dot products over the slices.
+      sumCheck.output.textContent = formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3);
+      sumCheck.note.textContent = `(over all ${n * n} query\u2013key pairs, h = ${h})`;
+      const at = row * n + col;
+      const parts = result.heads.map((head, s) => term(head.rawScores.data[at], s === 0));
+      example.output.textContent = `${parts.join(' ')} = ${formatFixed(summed.data[at], 3)}`;
+      example.note.textContent = `(full-width head: ${formatFixed(full.rawScores.data[at], 3)})`;
+
+      // Parameters: the core's count of the whole layer, and how it splits into matrices.
+      for (const [readout, d] of [[toyCount, width], [paperCount, PAPER_WIDTH]]) {
+        const { parameters, projectionParameters, outputParameters } = lab.cost({ n, dModel: d, heads: h });
+        readout.output.textContent = formatCount(parameters);
+        readout.note.textContent = `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`;
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// What part B of "Why divide by √d_k" shows of a run of the width experiment: a note on the
+// trials behind it, two plots (mean largest weight and mean entropy against the key width,
+// unscaled, scaled and the flat row) and the numbers read at the marker.
+
+import { formatNats, formatWeight } from '../../lib/format/index.js';
+import { createPlot } from '../../lib/charts/plot.js';
+import { createReadout } from '../../lib/controls/readout.js';
+import { htmlElement } from '../../lib/dom/elements.js';
+import { SQRT, SUBSCRIPT_K } from './shared.js';
+
+export const MAX_LOG2 = 10; // widths 2^1 … 2^10
+
+/**
+ * Builds the view in `part`; returns draw({ keys, trials, result, flat, computing }, k, run),
+ * run: { seed, fullTrials } (the experiment's fixed settings, for the note).
+ */
+export function createExperimentView(part) {
+  const trialsNote = htmlElement('p', { class: 'why-scale-trials' }, null, part);
+  const plotsNode = htmlElement('div', { class: 'figure-panels figure-panels-even why-scale-plots' }, null, part);
+  const plotPanel = (title, options) => {
+    const panel = htmlElement('div', { class: 'figure-panel' }, null, plotsNode);
+    htmlElement('p', { class: 'panel-title' }, title, panel);
+    return createPlot(panel, {
+      xLabel: `key width ${SUBSCRIPT_K} (log scale)`, xScale: 'log2', xDomain: [2, 2 ** MAX_LOG2], ...options,
+    });
+  };
+  const maxPlot = plotPanel('Mean largest weight', {
+    label: 'mean largest weight against key width, unscaled and scaled', yLabel: 'mean largest weight', yDomain: [0, 1],
+  });
+  const entropyPlot = plotPanel('Mean entropy of a row', {
+    label: 'mean entropy in nats against key width, unscaled and scaled', yLabel: 'mean entropy (nats)',
+  });
+
+  const readouts = htmlElement('div', { class: 'readouts why-scale-readouts' }, null, part);
+  const read = {
+    unscaledMax: createReadout(readouts, 'unscaled mean largest weight'),
+    scaledMax: createReadout(readouts, 'scaled mean largest weight'),
+    unscaledEntropy: createReadout(readouts, 'unscaled mean entropy'),
+    scaledEntropy: createReadout(readouts, 'scaled mean entropy'),
+    flat: createReadout(readouts, 'every key equal'),
+  };
+
+  function drawPlots({ keys, result, flat }, k) {
+    const widths = Array.from(result.widths);
+    const marker = { x: 2 ** k, label: `d\u2096 = ${2 ** k}` };
+    const series = (pick, flatValue) => [
+      { name: 'unscaled: q\u00b7k', x: widths, y: Array.from(pick(result.unscaled)) },
+      { name: `scaled: q\u00b7k / ${SQRT}${SUBSCRIPT_K}`, x: widths, y: Array.from(pick(result.scaled)) },
+      { name: `every key equal (${keys} keys)`, x: widths, y: widths.map(() => flatValue) },
+    ];
+    maxPlot.update({ series: series((r) => r.meanMax, flat.max), marker });
+    entropyPlot.update({
+      series: series((r) => r.meanEntropy, flat.entropy),
+      marker,
+      // Room above the flat row's entropy, the ceiling of every curve, in steps of half a nat.
+      yDomain: [0, Math.ceil((flat.entropy + 0.1) * 2) / 2],
+    });
+  }
+
+  function drawReadouts({ keys, result, flat }, k) {
+    const index = Array.from(result.widths).indexOf(2 ** k);
+    const at = `at ${SUBSCRIPT_K} = ${2 ** k}`;
+    read.unscaledMax.labelNode.textContent = `unscaled mean largest weight ${at}`;
+    read.scaledMax.labelNode.textContent = `scaled mean largest weight ${at}`;
+    read.unscaledEntropy.labelNode.textContent = `unscaled mean entropy ${at}`;
+    read.scaledEntropy.labelNode.textContent = `scaled mean entropy ${at}`;
+    read.unscaledMax.output.textContent = formatWeight(result.unscaled.meanMax[index]);
+    read.scaledMax.output.textContent = formatWeight(result.scaled.meanMax[index]);
+    read.unscaledEntropy.output.textContent = formatNats(result.unscaled.meanEntropy[index]);
+    read.scaledEntropy.output.textContent = formatNats(result.scaled.meanEntropy[index]);
+    read.flat.labelNode.textContent = `every one of ${keys} keys equal`;
+    read.flat.output.textContent = `${formatWeight(flat.max)}, ${formatNats(flat.entropy)}`;
+    read.flat.note.textContent = '(weight, entropy: the flattest a row can be)';
+  }
+
+  function drawNote({ keys, trials, computing }, { seed, fullTrials }) {
+    const isPreview = trials < fullTrials;
+    let note = `Averages over T = ${trials} random queries per width, each against ${keys} random keys, ` +
+      `all entries drawn from N(0, 1) with seed ${seed}.`;
+    if (computing) note = `Preview from T = ${trials} random queries per width; computing T = ${fullTrials}\u2026`;
+    else if (isPreview) note = `Preview from T = ${trials} random queries per width while the slider moves; let go for T = ${fullTrials}.`;
+    trialsNote.textContent = note;
+    trialsNote.classList.toggle('why-scale-preview', isPreview);
+  }
+
+  return {
+    draw(shown, k, run) {
+      drawPlots(shown, k);
+      drawReadouts(shown, k);
+      drawNote(shown, run);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+// What the plot (plot.js) draws on each update, as functions of the scales and the frame it has
+// sized: the domains of the data, the axes with their ticks and grid, each series with its
+// points and legend item, and the labelled annotation dots.
+
+import { htmlElement, svgElement } from '../dom/elements.js';
+
+/**
+ * The x and y domains of a drawing: the given ones, else the data's x range and, for y, 0 to
+ * the largest value (or, on a log10 axis, the positive values widened to whole powers of ten).
+ */
+export function domainsOf(series, { xDomain, yDomain, yScale }) {
+  const allX = series.flatMap((s) => Array.from(s.x));
+  const allY = series.flatMap((s) => Array.from(s.y)).filter(Number.isFinite);
+  const positiveY = allY.filter((v) => v > 0);
+  const logLow = positiveY.length ? Math.floor(Math.log10(Math.min(...positiveY))) : 0;
+  const logHigh = positiveY.length ? Math.max(logLow + 1, Math.ceil(Math.log10(Math.max(...positiveY)))) : 1;
+  return [
+    xDomain ?? [Math.min(...allX), Math.max(...allX)],
+    yDomain ?? (yScale === 'log10' ? [10 ** logLow, 10 ** logHigh] : [0, Math.max(...allY) || 1]),
+  ];
+}
+
+/** The axes, their ticks and the horizontal grid lines, into `axes` (emptied first). */
+export function drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, { margin, plotWidth, plotHeight, tick }) {
+  axes.replaceChildren();
+  const bottom = margin.top + plotHeight;
+  svgElement('line', { x1: margin.left, x2: margin.left + plotWidth, y1: bottom, y2: bottom, class: 'plot-axis' }, axes);
+  svgElement('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom, class: 'plot-axis' }, axes);
+  for (const t of xTicks) {
+    const px = x(t);
+    svgElement('line', { x1: px, x2: px, y1: bottom, y2: bottom + 5, class: 'plot-axis' }, axes);
+    svgElement('text', {
+      x: px, y: Math.round(bottom + 6 + tick * 1.1), 'text-anchor': 'middle', class: 'plot-tick',
+    }, axes).textContent = formatX(t);
+  }
+  for (const t of yTicks) {
+    const py = y(t);
+    svgElement('line', { x1: margin.left, x2: margin.left + plotWidth, y1: py, y2: py, class: 'plot-grid' }, axes);
+    svgElement('text', { x: margin.left - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' }, axes).textContent = formatY(t);
+  }
+}
+
+/**
+ * One series: its line (or its points alone, with line: false), a dot per point with its label
+ * if it has one, into `lines`, and its item in the legend. Returns the line's path.
+ */
+export function drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick }) {
+  const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
+    .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
+  const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
+  const joined = s.line !== false;
+  const path = svgElement('path', { d: joined ? d : '', class: `plot-line plot-series-${index}` }, lines);
+  const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
+  for (const [xv, yv] of points) {
+    svgElement('circle', {
+      cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
+    }, lines);
+    const text = labelOf.get(xv);
+    if (text) {
+      svgElement('text', {
+        x: x(xv).toFixed(2), y: (y(yv) - 4 - tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
+      }, lines).textContent = text;
+    }
+  }
+  const item = htmlElement('li', {}, null, legend);
+  const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
+  if (joined) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
+  else svgElement('circle', { cx: 12, cy: 4, r: 3.5, class: `plot-point plot-series-${index}` }, swatch);
+  item.append(s.name);
+  return path;
+}
+
+/** Labelled dots drawn on top (e.g. where two curves cross), those inside the plot area. */
+export function drawAnnotations(group, points, { x, y }, { margin, plotWidth, plotHeight, tick }) {
+  group.replaceChildren();
+  for (const point of points) {
+    const px = x(point.x);
+    const py = y(point.y);
+    if (!(px >= margin.left - 0.5 && px <= margin.left + plotWidth + 0.5 && py >= margin.top - 0.5 && py <= margin.top + plotHeight + 0.5)) continue;
+    svgElement('circle', { cx: px.toFixed(2), cy: py.toFixed(2), r: 4.5, class: 'plot-annotation' }, group);
+    if (point.label) {
+      // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
+      const placement = point.placement ?? (px < margin.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
+      const right = placement === 'below-right';
+      svgElement('text', {
+        x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + tick : -4 - tick * 0.5)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
+        class: 'plot-annotation-label',
+      }, group).textContent = point.label;
+    }
+  }
+}
