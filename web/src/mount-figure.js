@@ -47,10 +47,15 @@ function setStatus(place, text, isError = false) {
 let startFailureAnnounced = false;
 
 /** The reason the core could not start, in a reader's words rather than the loader's. */
-function plainStartReason(error) {
+export function plainStartReason(error) {
   const text = `${error?.name ?? ''} ${error?.message ?? ''}`;
-  if (/CompileError|Content.Security|wasm-unsafe-eval|unsafe-eval/i.test(text)) {
+  // A Content-Security-Policy refusal is a CompileError too, but it names the policy.
+  if (/Content.Security|wasm-unsafe-eval|unsafe-eval|Refused to (compile|instantiate)/i.test(text)) {
     return 'this page\u2019s security settings do not allow WebAssembly';
+  }
+  // Any other CompileError is the file itself: not WebAssembly (no magic number), cut short, corrupt.
+  if (/CompileError|magic (word|number)|fell off|truncat|unexpected end|section/i.test(text)) {
+    return 'its WebAssembly file is damaged or incomplete';
   }
   if (/fetch|404|network|Failed to load|NetworkError/i.test(text)) return 'its WebAssembly file could not be loaded';
   return 'this browser could not run its WebAssembly';
