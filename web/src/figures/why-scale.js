@@ -77,7 +77,7 @@ export const SETTINGS = {
   'why-scale.marker': { type: 'integer', min: MARKER.min, max: MARKER.max, default: MARKER.default },
 };
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body why-scale');
@@ -211,6 +211,13 @@ export function mount(element, { lab, state }) {
   let shown = null; // { keys, trials, result, flat, computing }
   let previewFrame = 0;
   let fullRun = 0; // number of the latest full run: a newer run (or a preview) ends an older one
+  let quietTimer = 0;
+  // A figure that leaves the page ends its deferred run and its preview frame.
+  lifetime?.add(() => {
+    fullRun += 1;
+    clearTimeout(quietTimer);
+    cancelAnimationFrame(previewFrame);
+  });
 
   /** Reference row: every one of m keys weighted equally (its max and entropy, from the core). */
   function flatRow(keys) {
@@ -253,7 +260,7 @@ export function mount(element, { lab, state }) {
     // Key presses come in runs: the full run waits until they pause, so that its pieces never
     // hold up the next press (each press has its preview at once).
     if (after > 0) {
-      await new Promise((resume) => { setTimeout(resume, after); });
+      await new Promise((resume) => { quietTimer = setTimeout(resume, after); });
       if (run !== fullRun) return;
     }
     const pieces = [];

@@ -28,7 +28,7 @@ const PRESETS = [
 ];
 const DASH = { initial: '\u2014' }; // shown until the first valid input
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body cost');
@@ -168,6 +168,7 @@ export function mount(element, { lab, state }) {
   // comes at once when the field is committed. The numbers are withdrawn at once either way.
   const TYPING_PAUSE_MS = 800;
   let pendingMessage = 0;
+  lifetime?.add(() => clearTimeout(pendingMessage));
   function evaluate({ committed = true } = {}) {
     clearTimeout(pendingMessage);
     let setup;

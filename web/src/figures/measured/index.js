@@ -40,7 +40,7 @@ const DASH = '\u2014';
 const SLOPE_POINTS = 3;
 const RESULTS_INTERVAL_MS = 250;
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
   const body = figureBody(element, 'figure-body measured');
 
@@ -272,6 +272,13 @@ export function mount(element, { lab, state }) {
       readout.note.textContent = '';
     }
     describePlan();
+  });
+
+  // A figure that leaves the page ends its run (the Worker, or the slices on this thread).
+  lifetime?.add(() => {
+    stop();
+    clearTimeout(resultsTimer);
+    result = null; // a frame already asked for draws nothing
   });
 
   describePlan();
