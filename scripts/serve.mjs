@@ -25,6 +25,18 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
   + "base-uri 'none'; form-action 'none'; object-src 'none'";
 
+// Who may show a page in a frame. A <meta> policy cannot say it (browsers ignore
+// frame-ancestors there), so only the server can. The full page may be framed by its own
+// origin alone, so no other site can dress it up and trick a reader into clicking through it;
+// embed.html exists to be framed anywhere and gets no frame-ancestors.
+export const FRAME_ANCESTORS = "frame-ancestors 'self'";
+const FRAMEABLE = /(^|[\\/])embed\.html$/i;
+
+/** The frame-ancestors directive a served file gets (every HTML page but embed.html), or null. */
+export function frameAncestorsFor(path) {
+  return /\.html$/i.test(path) && !FRAMEABLE.test(path) ? FRAME_ANCESTORS : null;
+}
+
 // A state link can carry every setting of every figure; Node's default 16 KiB header limit
 // answered such URLs with a bare 431. Headers may now be 64 KiB, and a URL past 32 KiB gets a
 // 414 that says why.
@@ -152,7 +164,11 @@ export function startServer({ root = join(ROOT, 'build/web'), port = 8000, host 
       'Cache-Control': 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     };
-    if (policy) headers['Content-Security-Policy'] = policy;
+    // Sent with or without --csp: framing is the server's to refuse. A host's policy (a test
+    // playing a course page) is sent as given.
+    const ancestors = typeof csp === 'string' ? null : frameAncestorsFor(file.path);
+    if (policy || ancestors) headers['Content-Security-Policy'] = [policy, ancestors].filter(Boolean).join('; ');
+    if (ancestors) headers['X-Frame-Options'] = 'SAMEORIGIN'; // the same, for browsers before CSP 2
     if (compression && COMPRESSIBLE.test(file.path)) {
       // Caches must keep the encodings apart, even for a client that gets the plain file.
       headers.Vary = 'Accept-Encoding';

@@ -10,8 +10,12 @@
 //   - it comes from the window of one of those frames (not from any other frame or window),
 //   - from an allowed origin: the origins listed, space-separated, in data-allowed-origin on
 //     this script tag; without that attribute, the origin of the frame's own src,
-//   - and its height is a number of pixels above 0 and below 20000.
+//   - and its height is a number of pixels above 0 and below 20000: a JavaScript number (not a
+//     string such as "500", not true or [654]), finite, 0 < height < 20000, so 19999.9 is
+//     taken and 20000 is not. The frame gets that height rounded up to a whole pixel.
 // Nothing else on the page is read or changed; the script sets only each frame's style.height.
+// Pasted into an inline <script> (a host that allows inline scripts but not files), it works
+// the same, reading data-allowed-origin from that script element.
 (function () {
   'use strict';
   var MAX_HEIGHT = 20000;
@@ -33,8 +37,8 @@
   window.addEventListener('message', function (event) {
     var data = event.data;
     if (!data || typeof data !== 'object' || data.type !== 'attention-lab:height') return;
-    var height = Number(data.height);
-    if (!(height > 0 && height < MAX_HEIGHT)) return;
+    var height = data.height;
+    if (typeof height !== 'number' || !isFinite(height) || !(height > 0 && height < MAX_HEIGHT)) return;
     var frames = document.querySelectorAll('iframe[data-attention-lab]');
     for (var i = 0; i < frames.length; i += 1) {
       if (frames[i].contentWindow === event.source && allowed(frames[i], event.origin)) {

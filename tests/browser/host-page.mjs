@@ -5,10 +5,12 @@ import { DESKTOP } from './harness.mjs';
 
 /**
  * Opens a host page with `body` (and `head`) in a fresh context; returns { page, context,
- * problems } (console errors and page errors). Close the context when done.
+ * problems } (console errors and page errors). Close the context when done. `initScript` (a
+ * function) runs in the page before any of its scripts.
  */
-export async function openHost(session, body, { head = '', contextOptions = DESKTOP, path = 'course-host-test.html' } = {}) {
+export async function openHost(session, body, { head = '', contextOptions = DESKTOP, path = 'course-host-test.html', initScript = null } = {}) {
   const context = await session.browser.newContext(contextOptions);
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const problems = [];
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });

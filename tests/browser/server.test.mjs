@@ -174,3 +174,43 @@ test('the browser enforces the three directives, from the header and, on a host 
     await noPolicyHost.close();
   }
 });
+
+test('the full page may be framed only by its own origin (frame-ancestors \'self\'); embed.html by anyone', async () => {
+  for (const [path, framable] of [['', false], ['index.html', false], ['embed.html?figure=cost', true]]) {
+    const { headers } = await get(`${session.url}${path}`);
+    const policy = headers['content-security-policy'] ?? '';
+    assert.match(policy, /script-src 'self' 'wasm-unsafe-eval'/, `${path}: the page's own policy is still sent`);
+    if (framable) {
+      assert.doesNotMatch(policy, /frame-ancestors/, path);
+      assert.equal(headers['x-frame-options'], undefined, path);
+    } else {
+      assert.match(policy, /(^|; )frame-ancestors 'self'(;|$)/, path);
+      assert.equal(headers['x-frame-options'], 'SAMEORIGIN', path);
+    }
+  }
+  const noPolicy = await startServer({ root: WEB_ROOT, port: 0, host: '127.0.0.3' });
+  const hostDir = await mkdtemp(join(tmpdir(), 'attention-lab-framer-'));
+  const framer = await startServer({ root: hostDir, port: 0, host: '127.0.0.2' });
+  try {
+    const { headers } = await get(`${noPolicy.url}index.html`);
+    assert.equal(headers['content-security-policy'], "frame-ancestors 'self'", 'sent without --csp too');
+    // Another site frames both: the browser refuses the page and shows the embed.
+    await writeFile(join(hostDir, 'framer.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>framer</title></head><body>
+<iframe id="page" src="${session.url}index.html"></iframe><iframe id="embed" src="${session.url}embed.html?figure=cost"></iframe></body></html>`);
+    const context = await session.browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await page.goto(`${framer.url}framer.html`);
+    const embed = page.frameLocator('#embed');
+    await embed.locator('html[data-lab-ready="true"]').waitFor({ timeout: 20000 });
+    assert.ok(await embed.locator('[data-figure="cost"]').count() > 0, 'embed.html shows its figure in another site\'s frame');
+    await page.waitForTimeout(300);
+    const shown = page.frames().find((f) => f.url().startsWith(`${session.url}index.html`));
+    const drawn = shown ? await shown.evaluate(() => document.querySelectorAll('[data-figure]').length).catch(() => 0) : 0;
+    assert.equal(drawn, 0, 'the full page is not shown in another site\'s frame');
+    await context.close();
+  } finally {
+    await framer.close();
+    await noPolicy.close();
+    await rm(hostDir, { recursive: true, force: true });
+  }
+});

@@ -109,10 +109,18 @@ test('iframe + a self-hosted copy of attention-lab-resize.js: script-src \'self\
   await assertFrameFits(page, 'temperature');
   const frame = page.frames().find((f) => f.url().startsWith(lab.url));
   const height = () => page.locator('iframe[data-attention-lab]').evaluate((f) => f.style.height);
-  // Reports that fail the height check are ignored; a sane one is applied.
-  for (const bogus of [-5, 0, 1e9, 'NaN', null, '20000']) {
+  // Reports that fail the height check are ignored: only a finite number (of type number),
+  // above 0 and below 20 000, is a height; a sane one is applied.
+  for (const bogus of [-5, 0, 1e9, 'NaN', null, '20000', '500', '0x1f4', '1e3', true, [654], 20000, Infinity, NaN]) {
     await frame.evaluate((h) => window.parent.postMessage({ type: 'attention-lab:height', height: h }, '*'), bogus);
   }
+  await page.waitForTimeout(100);
+  assert.notEqual(await height(), '500px');
+  assert.notEqual(await height(), '1000px');
+  assert.notEqual(await height(), '654px');
+  // Just below the limit is taken (rounded up to a whole pixel, as every height is).
+  await frame.evaluate(() => window.parent.postMessage({ type: 'attention-lab:height', height: 19999.9 }, '*'));
+  await page.waitForFunction(() => document.querySelector('iframe[data-attention-lab]').style.height === '20000px');
   await frame.evaluate(() => window.parent.postMessage({ type: 'attention-lab:height', height: 777.2 }, '*'));
   await page.waitForFunction(() => document.querySelector('iframe[data-attention-lab]').style.height === '778px');
   // A message from the host's own window (not the frame) is ignored.

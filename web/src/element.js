@@ -15,6 +15,11 @@
 // padding (lib/state/presentation.js). Properties: name, theme, page (reflect their
 // attributes), settings (the current settings; assigning an object sets those attributes),
 // ready (a promise of the mounted figure's element, or null when there is no such figure).
+//
+// Nothing outlives the element's stay in the page: when it leaves, its figure is disposed
+// (training, timing, timers, observers and listeners end, and its elements go); put back, it
+// mounts again from its attributes, which hold the settings. Moved (taken out and put back
+// in the same task, as frameworks move nodes), it keeps its figure as it is.
 
 import { createAttentionLab } from '#attention-lab';
 import createModule from 'attention-lab:single-file-core';
@@ -26,6 +31,7 @@ import { createStore } from './lib/state/store.js';
 import { figureSettings } from './lib/share/links.js';
 import { htmlElement } from './lib/dom/elements.js';
 import { keepOwnKeys } from './lib/dom/own-keys.js';
+import { createLifetime, trainingSessionsAlive } from './lib/dom/lifetime.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
 
 const ASKED_BY = 'This element';
@@ -80,9 +86,20 @@ function watchHostScheme() {
 }
 
 class AttentionFigure extends HTMLElement {
+  /**
+   * For leak tests and the console: the WebAssembly module's memoryStats() (heap, stack
+   * pointer, Embind handles) and the training sessions alive, or null before the core started.
+   */
+  static async memoryStats() {
+    if (!labPromise) return null;
+    const lab = await labPromise;
+    return { ...lab.memoryStats(), trainingSessions: trainingSessionsAlive() };
+  }
+
   #frame = null;
   #showNotice = () => {};
-  #mounted = null; // { name, state, ready } of the figure shown now
+  #mounted = null; // { name, state, figure, done, lifetime, applied } of the figure shown now
+  #ready = null; // { promise, resolve } handed out while no figure is mounted yet
   #noticed = new Set(); // unknown attributes already noted
   #presentation = null;
   #observer = null;
@@ -94,7 +111,20 @@ class AttentionFigure extends HTMLElement {
   set theme(value) { this.setAttribute('theme', value); }
   get page() { return (this.#presentation?.page ?? DEFAULT_PAGE)?.href ?? ''; }
   set page(value) { this.setAttribute('page', value); }
-  get ready() { return this.#mounted?.ready ?? Promise.resolve(null); }
+  /**
+   * The mounted figure's element; while none is mounted yet (not yet in the page, a mount
+   * queued or the core still starting), a promise of the next one. null: no such figure.
+   */
+  get ready() {
+    const mounted = this.#mounted;
+    if (mounted?.done && !this.#mountQueued) return Promise.resolve(mounted.figure);
+    if (!this.#ready) {
+      let resolve;
+      const promise = new Promise((done) => { resolve = done; });
+      this.#ready = { promise, resolve };
+    }
+    return this.#ready.promise;
+  }
 
   /** The figure's current settings, by their attribute names ({} until it has mounted). */
   get settings() {
@@ -131,6 +161,21 @@ class AttentionFigure extends HTMLElement {
   disconnectedCallback() {
     this.#observer.disconnect();
     live.delete(this);
+    // Still out once the current task's script is done: it has left the page, not moved.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#unmount();
+    });
+  }
+
+  /** Disposes of the figure shown now: whatever it runs stops, and its elements go. */
+  #unmount() {
+    const mounted = this.#mounted;
+    if (!mounted) return;
+    this.#mounted = null;
+    mounted.lifetime.dispose();
+    this.#frame.replaceChildren();
+    this.#showNotice = () => {};
+    delete this.dataset.labReady;
   }
 
   /** Looks again at the host's color-scheme (theme="auto" follows it). */
@@ -171,6 +216,7 @@ class AttentionFigure extends HTMLElement {
 
   #mount() {
     const name = this.name;
+    this.#unmount(); // the figure shown before (another name) ends first
     this.#frame.replaceChildren();
     this.#noticed.clear();
     delete this.dataset.labReady;
@@ -187,12 +233,13 @@ class AttentionFigure extends HTMLElement {
       askedBy: ASKED_BY,
       paramLabel: (param) => param.slice(name.length + 1),
     });
+    const lifetime = createLifetime(); // what this figure starts ends with it (#unmount)
     // The attribute values last handed to the store, by name, so that a bad value is noted
     // once, not again on every later change of another attribute.
-    const mounted = { name, state, figure: null, ready: null, applied: new Map(initial) };
+    const mounted = { name, state, figure: null, done: false, lifetime, applied: new Map(initial) };
     this.#mounted = mounted;
     labPromise ??= createAttentionLab(createModule);
-    mounted.ready = mountFigure(this.#frame, name, {
+    mountFigure(this.#frame, name, {
       lab: labPromise,
       state,
       links: {
@@ -204,11 +251,18 @@ class AttentionFigure extends HTMLElement {
       notice: this.#showNotice,
       askedBy: ASKED_BY,
       markup: FIGURE_MARKUP,
+      lifetime,
+      timeline: false, // elements come and go: their marks would pile up in the timeline
     }).then((figure) => {
-      if (this.#mounted !== mounted) return figure; // a newer name took over meanwhile
+      if (this.#mounted !== mounted) return figure; // a newer name took over, or it left the page
       mounted.figure = figure;
+      mounted.done = true;
       if (figure) this.#syncSettings(); // attributes set while the core was starting
       this.dataset.labReady = 'true';
+      if (!this.#mountQueued) {
+        this.#ready?.resolve(figure);
+        this.#ready = null;
+      }
       this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true, composed: true, detail: { name, found: figure !== null } }));
       return figure;
     });

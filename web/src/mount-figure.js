@@ -4,9 +4,14 @@
 // they express by the store they create, and in where the figure is shown. Everything else
 // happens here, so a figure behaves the same in all three: the name check, the markup, the
 // status line while the core starts, the error paragraph, the settings' fit rule, the
-// unknown-settings notice and the toolbar.
+// unknown-settings notice, the toolbar, and the figure's lifetime: what the figure starts
+// (listeners, observers, timers, frames, Workers, training sessions, subscriptions) ends when
+// the caller disposes of that lifetime (the element does when it leaves the page).
 
 import { FIGURES } from './figures/index.js';
+import { releaseCharts } from './lib/charts/fit.js';
+import { createLifetime, scopedLab, scopedStore } from './lib/dom/lifetime.js';
+import { releaseScrollRegions } from './lib/dom/scroll-region.js';
 import { addFigureToolbar } from './lib/share/toolbar.js';
 
 const MAX_NAMES_LISTED = 5;
@@ -47,10 +52,15 @@ function setStatus(place, text, isError = false) {
 let startFailureAnnounced = false;
 
 /** The reason the core could not start, in a reader's words rather than the loader's. */
-function plainStartReason(error) {
+export function plainStartReason(error) {
   const text = `${error?.name ?? ''} ${error?.message ?? ''}`;
-  if (/CompileError|Content.Security|wasm-unsafe-eval|unsafe-eval/i.test(text)) {
+  // A Content-Security-Policy refusal is a CompileError too, but it names the policy.
+  if (/Content.Security|wasm-unsafe-eval|unsafe-eval|Refused to (compile|instantiate)/i.test(text)) {
     return 'this page\u2019s security settings do not allow WebAssembly';
+  }
+  // Any other CompileError is the file itself: not WebAssembly (no magic number), cut short, corrupt.
+  if (/CompileError|magic (word|number)|fell off|truncat|unexpected end|section/i.test(text)) {
+    return 'its WebAssembly file is damaged or incomplete';
   }
   if (/fetch|404|network|Failed to load|NetworkError/i.test(text)) return 'its WebAssembly file could not be loaded';
   return 'this browser could not run its WebAssembly';
@@ -115,11 +125,16 @@ function noticeUnknownSettings(state, name, { notice, settingName, askedBy }) {
  * @param {string} [options.askedBy]  who set the settings, as notices name it ('The link',
  *   'This element')
  * @param {Record<string, string>} [options.markup]  each figure's HTML, by name (embeds only)
+ * @param {object} [options.lifetime]  the figure's lifetime (lib/dom/lifetime.js): disposing of
+ *   it ends everything the figure started; disposed before the core is ready, nothing mounts.
+ *   The page and the iframe keep their figures for good and may leave it out.
+ * @param {boolean} [options.timeline]  false: no performance marks for this figure. The browser
+ *   keeps every mark until it is cleared, so figures that come and go (the element) leave none.
  * @returns {Promise<HTMLElement|null>}  the figure element (drawn, or showing why not), or null
  *   when there is no figure of that name
  */
 export async function mountFigure(element, name, {
-  lab, state, links = {}, notice = () => {}, askedBy = 'The link', markup = null,
+  lab, state, links = {}, notice = () => {}, askedBy = 'The link', markup = null, lifetime = createLifetime(), timeline = true,
 }) {
   const inPage = element.matches?.('[data-figure]') ?? false;
   if (!Object.hasOwn(FIGURES, name) || !(inPage || (markup && Object.hasOwn(markup, name)))) {
@@ -143,21 +158,34 @@ export async function mountFigure(element, name, {
   try {
     api = await lab;
   } catch (error) {
+    if (lifetime.disposed) return figure;
     showStartFailure(figure, error, links);
     console.error(error);
     return figure;
   }
+  if (lifetime.disposed) return figure; // it went while the core started: nothing to start
+  // The shared charts' and scroll boxes' observers let go of this figure's elements.
+  lifetime.add(() => {
+    releaseCharts(figure);
+    releaseScrollRegions(figure);
+  });
+  // What the figure subscribes to and the training sessions it creates end with it.
+  const figureState = scopedStore(state, lifetime);
   try {
     // Settings that must fit together (a figure's resolveSettings, beside its SETTINGS) are
     // resolved by the store whenever they are defined or changed, from whichever entry point.
     state.constrain(name, FIGURES[name].resolveSettings);
     const started = performance.now();
-    FIGURES[name].mount(figure, { lab: api, state });
+    // A figure registers what it starts with `lifetime`; a dispose function it returns runs too.
+    const dispose = FIGURES[name].mount(figure, { lab: scopedLab(api, lifetime), state: figureState, lifetime });
+    if (typeof dispose === 'function') lifetime.add(dispose);
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
     // For the page benchmark (scripts/bench-page.mjs): when each figure became usable, and
     // how long its mount held the main thread.
-    performance.mark('attention-lab:figure-mounted', { detail: name });
-    performance.measure(`attention-lab:mount ${name}`, { start: started });
+    if (timeline) {
+      performance.mark('attention-lab:figure-mounted', { detail: name });
+      performance.measure(`attention-lab:mount ${name}`, { start: started });
+    }
   } catch (error) {
     setStatus(figure, `This figure could not be drawn: ${error.message}`, true);
     console.error(error);
@@ -166,7 +194,7 @@ export async function mountFigure(element, name, {
   noticeUnknownSettings(state, name, { notice, askedBy, settingName: links.settingName ?? ((param) => param) });
   try {
     addFigureToolbar(figure, {
-      figureName: name, state, embedBase: links.embedBase, pageUrl: links.pageUrl, standalone: links.standalone,
+      figureName: name, state: figureState, embedBase: links.embedBase, pageUrl: links.pageUrl, standalone: links.standalone, lifetime,
     });
   } catch (error) {
     console.error(error); // the figure itself still works without its toolbar

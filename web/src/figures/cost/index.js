@@ -48,7 +48,7 @@ function fieldFor(message, fallback) {
   return fallback;
 }
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body cost');
@@ -78,6 +78,7 @@ export function mount(element, { lab, state }) {
   // comes at once when the field is committed. The numbers are withdrawn at once either way.
   const TYPING_PAUSE_MS = 800;
   let pendingMessage = 0;
+  lifetime?.add(() => clearTimeout(pendingMessage));
   function evaluate({ committed = true } = {}) {
     clearTimeout(pendingMessage);
     let setup;

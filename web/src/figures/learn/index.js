@@ -18,7 +18,7 @@ const TOKENS = 8;
 // Progress is announced at most this often while training runs, never on every step.
 const ANNOUNCE_EVERY_MS = 5000;
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body learn');
@@ -119,6 +119,7 @@ export function mount(element, { lab, state }) {
     },
     remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - taken(),
     onRunningChange: (running) => {
+      if (lifetime?.disposed) return; // the figure has gone: nothing to show or to save
       playButton.textContent = running ? 'Pause' : 'Start';
       stepButton.disabled = running;
       if (!running) {
@@ -189,6 +190,12 @@ export function mount(element, { lab, state }) {
   state.subscribe(['learn.lr'], () => {
     rateSlider.set(state.get('learn.lr'));
     guarded(() => session.setLearningRate(state.get('learn.lr')));
+  });
+
+  // A figure that leaves the page stops training at once (its session is disposed with it).
+  lifetime?.add(() => {
+    cancelAnimationFrame(pendingFrame);
+    runner.pause();
   });
 
   seedInput.value = String(state.get('learn.seed'));

@@ -32,7 +32,7 @@ export const SETTINGS = {
 const FORM_NAMES = { direct: 'direct', streaming: 'streaming' };
 const RESULTS_INTERVAL_MS = 250;
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
   const body = figureBody(element, 'figure-body measured');
 
@@ -203,6 +203,13 @@ export function mount(element, { lab, state }) {
     progress.value = 0;
     status.textContent = '';
     describePlan();
+  });
+
+  // A figure that leaves the page ends its run (the Worker, or the slices on this thread).
+  lifetime?.add(() => {
+    stop();
+    clearTimeout(resultsTimer);
+    result = null; // a frame already asked for draws nothing
   });
 
   describePlan();

@@ -62,7 +62,7 @@ function createSliders(parent, { state, keysKey, markerKey, onDrag }) {
 }
 
 /** Part B in `body`, following the settings `keysKey` (m) and `markerKey`; returns { start }. */
-export function createWidthExperiment(body, { lab, state, keysKey, markerKey }) {
+export function createWidthExperiment(body, { lab, state, lifetime, keysKey, markerKey }) {
   const part = htmlElement('div', { class: 'why-scale-part' }, null, body);
   htmlElement('h3', { class: 'why-scale-part-title' }, 'B. Random queries and keys at every width', part);
   let dragging = false; // true while a slider's input event is being handled
@@ -81,6 +81,13 @@ export function createWidthExperiment(body, { lab, state, keysKey, markerKey }) 
   let shown = null; // { keys, trials, result, flat, computing }
   let previewFrame = 0;
   let runNumber = 0; // number of the latest full run: a newer run (or a preview) ends an older one
+  let quietTimer = 0;
+  // A figure that leaves the page ends its deferred run and its preview frame.
+  lifetime?.add(() => {
+    runNumber += 1;
+    clearTimeout(quietTimer);
+    cancelAnimationFrame(previewFrame);
+  });
 
   const draw = () => view.draw(shown, state.get(markerKey), { seed: SEED, fullTrials: FULL_TRIALS });
 
@@ -117,7 +124,7 @@ export function createWidthExperiment(body, { lab, state, keysKey, markerKey }) 
     // Key presses come in runs: the full run waits until they pause, so that its pieces never
     // hold up the next press (each press has its preview at once).
     if (after > 0) {
-      await new Promise((resume) => { setTimeout(resume, after); });
+      await new Promise((resume) => { quietTimer = setTimeout(resume, after); });
       if (run !== runNumber) return;
     }
     let result;

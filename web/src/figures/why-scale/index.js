@@ -17,11 +17,11 @@ export const SETTINGS = {
   'why-scale.marker': { type: 'integer', min: MARKER.min, max: MARKER.max, default: MARKER.default },
 };
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
   const body = figureBody(element, 'figure-body why-scale');
   const examples = createExamples(body, { lab, state, key: 'why-scale.dk' });
-  const experiment = createWidthExperiment(body, { lab, state, keysKey: 'why-scale.keys', markerKey: 'why-scale.marker' });
+  const experiment = createWidthExperiment(body, { lab, state, lifetime, keysKey: 'why-scale.keys', markerKey: 'why-scale.marker' });
   state.subscribe(['why-scale.dk'], examples.render);
   examples.render();
   experiment.start();

@@ -11,7 +11,7 @@
 
 import { htmlElement } from '../dom/elements.js';
 
-const fitted = new WeakMap(); // probe → { box, measure, apply, width, rem }
+const fitted = new Map(); // probe → { box, measure, apply, width, rem }, while it is observed
 let observer = null;
 
 // What was last fitted for a chart of one kind in one container (its width, text size and
@@ -35,7 +35,7 @@ function onResize(entries) {
     const job = fitted.get(entry.target);
     if (!job) continue;
     if (!entry.target.isConnected) { // the chart was taken out of the page: let it go
-      observer.unobserve(entry.target);
+      release(entry.target);
       continue;
     }
     const size = entry.borderBoxSize?.[0];
@@ -52,6 +52,21 @@ function onResize(entries) {
     remember(job.memo, { width: job.width, rem: job.rem, measured: measured[i] });
     job.apply(measured[i]);
   });
+}
+
+function release(probe) {
+  observer?.unobserve(probe);
+  fitted.delete(probe);
+}
+
+/**
+ * Stops fitting the charts inside `root` (a figure that has gone), and any chart that is no
+ * longer in a document: the shared observer must not keep them, or their figure, alive.
+ */
+export function releaseCharts(root) {
+  for (const probe of [...fitted.keys()]) {
+    if (!probe.isConnected || root.contains(probe)) release(probe);
+  }
 }
 
 /**

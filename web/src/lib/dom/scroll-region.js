@@ -8,7 +8,7 @@
 // Usage: scrollableWhenOverflowing(element, 'formula, scrolls sideways')
 
 const labels = new WeakMap(); // element → its accessible name while it overflows
-const watched = new Set();
+const watched = new Map(); // box → the first child observed with it (or null)
 let observer = null;
 
 function scrollsIn(style, axis) {
@@ -51,12 +51,25 @@ export function scrollableWhenOverflowing(element, label) {
       for (const entry of entries) update(labels.has(entry.target) ? entry.target : entry.target.parentElement);
     });
     // A math or monospace font that arrives late changes widths without resizing any box.
-    document.fonts?.ready.then(() => { for (const box of watched) update(box); });
+    document.fonts?.ready.then(() => { for (const box of watched.keys()) update(box); });
   }
   labels.set(element, label);
-  watched.add(element);
+  watched.set(element, element.firstElementChild);
   observer.observe(element);
   if (element.firstElementChild) observer.observe(element.firstElementChild);
+}
+
+/**
+ * Stops watching the boxes inside `root` (a figure that has gone), and any box no longer in
+ * a document, so the shared observer does not keep them alive.
+ */
+export function releaseScrollRegions(root) {
+  for (const [box, child] of [...watched]) {
+    if (box.isConnected && !root.contains(box)) continue;
+    observer?.unobserve(box);
+    if (child) observer?.unobserve(child);
+    watched.delete(box);
+  }
 }
 
 /** Gives a watched box a new accessible name (used while it overflows). */

@@ -7,8 +7,9 @@ import { htmlElement, uniqueId } from '../dom/elements.js';
 /**
  * A group of disclosures whose buttons go into `buttons` and panels into `panels`.
  * Returns add(label, className, { onOpen, onClose }) → { button, panel, open (get/set) }.
+ * `signal` (an AbortSignal) ends the group's listener on the document when its figure goes.
  */
-export function disclosureGroup(buttons, panels) {
+export function disclosureGroup(buttons, panels, { signal } = {}) {
   const menus = [];
 
   function add(label, className, { onOpen = () => {}, onClose = () => {} } = {}) {
@@ -55,7 +56,7 @@ export function disclosureGroup(buttons, panels) {
     if (!event.isTrusted) return; // the export's own synthetic click on its download link
     const path = event.composedPath();
     for (const menu of menus) if (menu.open && !path.includes(menu.button) && !path.includes(menu.panel)) menu.open = false;
-  });
+  }, { signal });
 
   return add;
 }

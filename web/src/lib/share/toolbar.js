@@ -16,7 +16,9 @@
 // the element opened from file://), and then the toolbar says how to name one instead of
 // handing out broken links; embedBase (optional, a URL or a function): where embed.html and
 // attention-figure.js are served (default: the page's folder); standalone (optional): a
-// function returning a promise of attention-figure.js's text, for the one-file download.
+// function returning a promise of attention-figure.js's text, for the one-file download;
+// lifetime (optional, lib/dom/lifetime.js): the figure's, whose end removes the toolbar's
+// listener on the document, its timer and its subscription.
 
 import { htmlElement, uniqueId } from '../dom/elements.js';
 import { exportMenu } from '../export/menu.js';
@@ -91,6 +93,7 @@ export function addFigureToolbar(figureElement, options) {
   const panels = htmlElement('div', { class: 'figure-toolbar-panels' }, null, bar);
   const status = htmlElement('p', { class: 'figure-toolbar-status', role: 'status' }, null, bar);
   let statusTimer = null;
+  options.lifetime?.add(() => clearTimeout(statusTimer));
   function say(text) {
     clearTimeout(statusTimer);
     status.textContent = text;
@@ -117,7 +120,7 @@ export function addFigureToolbar(figureElement, options) {
       : 'The browser would not copy: the link is selected above, press Ctrl+C (\u2318C on a Mac).');
   });
 
-  const disclosure = disclosureGroup(buttons, panels);
+  const disclosure = disclosureGroup(buttons, panels, { signal: options.lifetime?.signal });
 
   // Embed code -----------------------------------------------------------------------------
   let unsubscribe = null;
@@ -132,6 +135,7 @@ export function addFigureToolbar(figureElement, options) {
       unsubscribe = null;
     },
   });
+  options.lifetime?.add(() => unsubscribe?.());
   const embedNote = htmlElement('p', { class: 'figure-tool-note' }, null, embed.panel);
   const frameField = snippetField(embed.panel, {
     label: 'As an iframe, with the script that sizes it', buttonText: 'Copy', buttonLabel: 'Copy iframe code',
