@@ -52,7 +52,8 @@ export async function createAttentionLab(factory, moduleOptions = {}) {
   // Records for the inputs of the hot calls, refilled on every call instead of made anew. A getter
   // in an argument may call the API again: such a nested call makes records of its own.
   let depth = 0;
-  const records = Array.from({ length: 6 }, () => ({ rows: 0, cols: 0, data: null, length: 0, precision: null, address: 0 }));
+  // The same fields in the same order as readMatrix's own records, so that both have one shape.
+  const records = Array.from({ length: 6 }, () => ({ name: '', rows: 0, cols: 0, data: null, length: 0, precision: null, address: 0 }));
   const pooled = (i) => (depth === 1 ? records[i] : undefined);
   // The callers' arrays are not held past their call.
   function forget() {
