@@ -423,3 +423,33 @@ test('ready is the figure whenever it is read; put back, an element mounts again
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a training learn figure moved in one task (a keyed list reordered) keeps training, with the same session', async () => {
+  const { page, context, problems } = await openHost(session,
+    `${SCRIPT}<main id="app"><attention-figure name="learn"></attention-figure></main><aside id="other"></aside>`, { initScript: instrument });
+  await elementsReady(page);
+  const result = await page.evaluate(async () => {
+    const probe = window.lifecycleProbe;
+    const element = document.querySelector('attention-figure');
+    const figure = await element.ready;
+    [...element.shadowRoot.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Start').click();
+    const counter = element.shadowRoot.querySelector('.learn-counter output');
+    const steps = () => Number(counter.textContent.replace(/\D/g, ''));
+    await probe.wait(200);
+    const before = steps();
+    element.remove();
+    document.getElementById('other').append(element); // out and in within one task
+    await probe.wait(400);
+    return {
+      before,
+      after: steps(),
+      same: (await element.ready) === figure && figure.isConnected,
+      sessions: (await customElements.get('attention-figure').memoryStats()).trainingSessions,
+    };
+  });
+  assert.ok(result.after > result.before, `still training after the move (${result.before} → ${result.after} steps)`);
+  assert.ok(result.same, 'the same figure, not a new mount');
+  assert.equal(result.sessions, 1);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

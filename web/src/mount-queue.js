@@ -23,9 +23,10 @@ function hashTarget(figures) {
 /**
  * Calls `mountOne(figure)` (which may return a promise) for every figure, one per task.
  * Order: the link's #hash target, then figures within a screen of the viewport, then the rest
- * in document order. Resolves when all are mounted.
+ * in document order. Resolves when all are mounted, or once `signal` (an AbortSignal) aborts:
+ * then no further figure mounts and the observer lets go of them.
  */
-export async function mountInTurn(figures, mountOne) {
+export async function mountInTurn(figures, mountOne, { signal } = {}) {
   const waiting = [...figures];
   const nearView = new Set();
   // Half a screen above and a full screen below: mounted just before the reader reaches them.
@@ -36,6 +37,11 @@ export async function mountInTurn(figures, mountOne) {
     }
   }, { rootMargin: '50% 0px 100% 0px' });
   for (const figure of waiting) observer.observe(figure);
+  signal?.addEventListener('abort', () => {
+    waiting.length = 0;
+    nearView.clear();
+    observer.disconnect();
+  }, { once: true });
   // The observer reports what is in view after the next frame; wait for that first report.
   await new Promise((resolve) => { requestAnimationFrame(() => setTimeout(resolve, 0)); });
 
