@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { trailingNumber, useBrowser } from './harness.mjs';
-import { parseCsv } from '../js/csv.mjs';
+import { parseCsv } from '../js/page/csv.mjs';
 import { roundForCsv } from '../../web/src/lib/export/files.js';
 import { CLIPBOARD, downloadBy, figureLocator, figureNames, toolbarOf } from './toolbar-helpers.mjs';
 
