@@ -6,9 +6,22 @@
 
 #include "budget.hpp"
 #include "check.hpp"
-#include "softmax.hpp"
 
 namespace attn {
+
+Vector row_entropy(MatrixIn weights) {
+  budget::matrix("weights", weights.rows(), weights.cols());
+  Vector entropy(weights.rows());
+  for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+    double h = 0;
+    for (Eigen::Index j = 0; j < weights.cols(); ++j) {
+      const double p = weights(i, j);
+      if (p > 0) h -= p * std::log(p);
+    }
+    entropy(i) = h;
+  }
+  return entropy;
+}
 
 RowStats row_stats(MatrixIn weights) {
   check::not_empty("weights", weights.rows(), weights.cols());

@@ -5,6 +5,9 @@
 
 namespace attn {
 
+// Entropy in nats of each row, with 0·ln 0 taken as 0.
+Vector row_entropy(MatrixIn weights);
+
 struct RowStats {
   Vector entropy;      // nats; ln m for a uniform row, 0 for a one-hot row
   Vector largest;      // the row's largest weight

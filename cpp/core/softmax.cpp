@@ -65,18 +65,4 @@ SoftmaxSummary softmax_summary(const Eigen::Ref<const RowVector>& scores, double
   return {1.0 / partition, std::log(partition) - weighted_z / partition};
 }
 
-Vector row_entropy(MatrixIn weights) {
-  budget::matrix("weights", weights.rows(), weights.cols());
-  Vector entropy(weights.rows());
-  for (Eigen::Index i = 0; i < weights.rows(); ++i) {
-    double h = 0;
-    for (Eigen::Index j = 0; j < weights.cols(); ++j) {
-      const double p = weights(i, j);
-      if (p > 0) h -= p * std::log(p);
-    }
-    entropy(i) = h;
-  }
-  return entropy;
-}
-
 }  // namespace attn

@@ -15,9 +15,6 @@ Matrix softmax_rows(MatrixIn logits, double temperature = 1.0, const std::option
 // The same normalised down each column instead: the "wrong axis" mistake, kept for the page.
 Matrix softmax_columns(MatrixIn logits, double temperature = 1.0);
 
-// Entropy in nats of each row, with 0·ln 0 taken as 0.
-Vector row_entropy(MatrixIn weights);
-
 // The largest weight and the entropy of softmax(scores / divisor) for one row of scores,
 // without forming the weights: with z_j = (s_j − max s) / divisor and Z = Σ exp(z_j),
 // the largest weight is 1/Z and the entropy is ln Z − Σ exp(z_j)·z_j / Z. Used where

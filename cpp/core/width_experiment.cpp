@@ -6,6 +6,7 @@
 
 #include "budget.hpp"
 #include "random.hpp"
+#include "row_stats.hpp"
 #include "softmax.hpp"
 #include "types.hpp"
 

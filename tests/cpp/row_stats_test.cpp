@@ -15,6 +15,12 @@ using testing::invalid_argument_message;
 using testing::rows;
 using ::testing::HasSubstr;
 
+TEST(RowStats, EntropyOfUniformAndOneHot) {
+  const Vector h = row_entropy(rows({{0.25, 0.25, 0.25, 0.25}, {0, 1, 0, 0}}));
+  EXPECT_NEAR(h(0), std::log(4.0), 1e-15);
+  EXPECT_EQ(h(1), 0.0);
+}
+
 TEST(RowStats, EntropyLargestArgmax) {
   const RowStats s = row_stats(rows({{0.1, 0.7, 0.2}, {0.25, 0.25, 0.5}, {1.0 / 3, 1.0 / 3, 1.0 / 3}}));
   EXPECT_NEAR(s.entropy(0), -(0.1 * std::log(0.1) + 0.7 * std::log(0.7) + 0.2 * std::log(0.2)), 1e-15);
