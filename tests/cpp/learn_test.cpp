@@ -179,12 +179,35 @@ TEST(LearnTask, MatchingTypeTargetsAreTheContentOfTheKeyOfTheSameType) {
   EXPECT_NE(data.answers[0], data.answers[1]);
 }
 
-TEST(LearnTask, SquaredErrorIsTheMeanOverEveryEntry) {
-  const std::vector<Matrix> outputs{testing::rows({{1, 2}, {0, 0}})};
-  const std::vector<Matrix> targets{testing::rows({{0, 0}, {0, 2}})};
-  EXPECT_DOUBLE_EQ(squared_error(outputs, targets), (1 + 4 + 4) / 4.0);
-  const Matrix d = squared_error_backward(outputs[0], targets[0], 4);
+TEST(LearnTask, SquaredErrorGradientIsTwiceTheDifferenceOverEveryEntry) {
+  const Matrix d = squared_error_backward(testing::rows({{1, 2}, {0, 0}}), testing::rows({{0, 0}, {0, 2}}), 4);
   EXPECT_EQ(d, testing::rows({{0.5, 1}, {0, -1}}));
+}
+
+// The loss a step records is the mean squared error over every entry of every sequence's output.
+TEST(LearnTask, LossIsTheMeanSquaredErrorOverEveryEntry) {
+  LearnSettings settings;
+  settings.task = Task::MatchingType;
+  settings.key_width = 8;
+  settings.shape = {5, 3, 4};
+  LearnSession session(settings);
+  const TaskData& data = session.data();
+  // With W_V = 0 every output is 0, so the loss is the mean of the squared targets.
+  Projections silent = session.projections(Scaling::Unscaled);
+  silent.W_V.setZero();
+  double target_squares = 0;
+  for (const Matrix& t : data.targets) target_squares += t.squaredNorm();
+  EXPECT_NEAR(evaluate(data, silent, 1.0).record.loss, target_squares / (4 * 5 * 3), 1e-12);
+  // And at the session's own start, from each sequence's forward pass.
+  const Projections& w = session.projections(Scaling::ByRootDk);
+  const double divisor = std::sqrt(8.0);
+  double squares = 0;
+  for (std::size_t b = 0; b < data.targets.size(); ++b) {
+    squares += (head_forward(data.queries[b], data.memories[b], w, divisor).O - data.targets[b]).squaredNorm();
+  }
+  const double loss = evaluate(data, w, divisor).record.loss;
+  EXPECT_GT(loss, 0.1);
+  EXPECT_NEAR(loss, squares / (4 * 5 * 3), 1e-12);
 }
 
 // Footnote 4's assumption at the start: query and key entries with mean 0 and variance 1.

@@ -72,24 +72,6 @@ TaskData make_task(Task task, const TaskShape& shape, Random& random) {
   return data;
 }
 
-double squared_error(const std::vector<Matrix>& outputs, const std::vector<Matrix>& targets) {
-  if (outputs.size() != targets.size() || outputs.empty()) {
-    throw std::invalid_argument("outputs (" + std::to_string(outputs.size()) + " sequences) and targets (" +
-                                std::to_string(targets.size()) + ") must be the same, non-zero number");
-  }
-  double sum = 0;
-  Eigen::Index entries = 0;
-  for (std::size_t b = 0; b < outputs.size(); ++b) {
-    if (outputs[b].rows() != targets[b].rows() || outputs[b].cols() != targets[b].cols()) {
-      throw std::invalid_argument("output " + std::to_string(b) + " (" + check::shape_of(outputs[b]) +
-                                  ") and its target (" + check::shape_of(targets[b]) + ") differ in shape");
-    }
-    sum += (outputs[b] - targets[b]).squaredNorm();
-    entries += outputs[b].size();
-  }
-  return sum / static_cast<double>(entries);
-}
-
 Matrix squared_error_backward(MatrixIn output, MatrixIn target, Eigen::Index total_entries) {
   if (output.rows() != target.rows() || output.cols() != target.cols()) {
     throw std::invalid_argument("output (" + check::shape_of(output) + ") and target (" + check::shape_of(target) +

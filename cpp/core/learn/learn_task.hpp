@@ -45,9 +45,9 @@ int token_width(const TaskShape& shape);
 // Draws B sequences from `random`.
 TaskData make_task(Task task, const TaskShape& shape, Random& random);
 
-// The loss over the whole set: L = Σ_b Σ_i Σ_k (O_b − T_b)²_ik / (B·n·dv), the mean squared error.
-double squared_error(const std::vector<Matrix>& outputs, const std::vector<Matrix>& targets);
-// Its gradient with respect to one sequence's output: dL/dO_b = 2 (O_b − T_b) / (B·n·dv).
+// The loss over the whole set is L = Σ_b Σ_i Σ_k (O_b − T_b)²_ik / (B·n·dv), the mean squared error
+// (summed as the forward passes go, in evaluate(), training.hpp). Its gradient with respect to one
+// sequence's output: dL/dO_b = 2 (O_b − T_b) / (B·n·dv).
 Matrix squared_error_backward(MatrixIn output, MatrixIn target, Eigen::Index total_entries);
 
 }  // namespace attn::learn
