@@ -1,15 +1,16 @@
 // Figure "Watch it learn": two copies of one attention head, one dividing its scores by √d_k
 // and one not, trained side by side by plain SGD from the same seed, task, data and initial
 // weights. The WebAssembly core does all the arithmetic (forward, backward, the update and every
-// number shown); this module runs it in short slices, keeps the curves and draws them.
+// number shown); this module puts the parts together: the driver (session.js) holds the core's
+// session and the curves, the runner (runner.js) trains in short slices, the view draws.
 
 import { figureBody, htmlElement } from '../../lib/dom/elements.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { formatCount } from '../../lib/format/index.js';
 import { createLearnControls, MAX_STEPS, SEED, SETTINGS } from './controls.js';
-import { createCurves } from './curves.js';
 import { COPIES, createLearnReadouts, formatMeasure } from './readouts.js';
 import { createRunner } from './runner.js';
+import { createLearnDriver } from './session.js';
 import './learn.css'; // this figure's styles, bundled into styles.css
 
 export { SETTINGS };
@@ -22,112 +23,33 @@ export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body learn');
-  const { playButton, stepButton, resetButton, newSeedButton, counter, rateSlider, seedInput, show } =
-    createLearnControls(body, state);
+  const controls = createLearnControls(body, state);
   const announcer = htmlElement('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }, null, body);
   const readouts = createLearnReadouts(body, { tokens: TOKENS });
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
 
-  // ---- the session ----------------------------------------------------------------------------
-  const curves = createCurves();
-  let session = null;
-  let sessionKey = '';
-  let lastAnnounced = 0;
+  const driver = createLearnDriver({ lab, state, tokens: TOKENS, onHasSteps: curvesExport(element, () => driver.curves) });
+  const view = createLearnView({ driver, readouts, counter: controls.counter, announcer, problem });
+  readouts.tableBox.addEventListener('toggle', () => { if (readouts.tableBox.open) readouts.fillTable(driver.curves); });
 
-  // Every step of both curves, offered in the Export menu once there is a step to offer.
-  let unregisterCurves = null;
-  function offerCurves(offer) {
-    if (offer && !unregisterCurves) {
-      unregisterCurves = registerMatrix(element, 'training curves, every step',
-        () => ({ ...curves.everyStep(), rowTitle: 'step', colTitle: 'measure' }));
-    } else if (!offer && unregisterCurves) {
-      unregisterCurves();
-      unregisterCurves = null;
-    }
-  }
-
-  const settingsKey = () => ['dk', 'task', 'seed'].map((k) => state.get(`learn.${k}`)).join('|');
-  let counterSteps = 0; // updates taken by the copy that has taken the most (a diverged one stops)
-  const taken = () => counterSteps;
   let replayTo = state.get('learn.steps');
-
-  function showError(error) {
-    problem.textContent = `The core could not train this setting: ${error.message}`;
-    problem.hidden = false;
-  }
-
-  /** A new session when d_k, the task or the seed changed; the old one is freed. */
-  function ensureSession() {
-    if (session && sessionKey === settingsKey()) return;
-    session?.dispose();
-    session = null;
-    curves.clear();
-    offerCurves(false);
-    sessionKey = settingsKey();
-    session = lab.createTraining({
-      task: state.get('learn.task'), dk: Number(state.get('learn.dk')), tokens: TOKENS,
-      learningRate: state.get('learn.lr'), seed: state.get('learn.seed'),
-    });
-  }
-
-  // While a run goes on, the readouts show each copy's latest step record (measured before that
-  // step's update, so one step behind the counter); when it stops, the core measures the current
-  // weights, which costs as much as a step and is the next step's record to the bit.
-  function refreshFromCore({ measure }) {
-    const now = session.state({ measure });
-    for (const copy of COPIES) {
-      const c = now[copy.which];
-      if (measure) curves.setCurrent(copy.which, c.current);
-      readouts.showCopy(copy.which, c, measure ? c.current : curves.latest(copy.which));
-    }
-    return now;
-  }
-
-  function drawAll({ measure = true } = {}) {
-    const now = refreshFromCore({ measure });
-    counterSteps = Math.max(now.scaled.steps, now.unscaled.steps);
-    readouts.showRightKeys(Array.from(now.answers, String));
-    counter.textContent = formatCount(taken());
-    readouts.showCurves(curves);
-    problem.hidden = true;
-  }
-  readouts.tableBox.addEventListener('toggle', () => { if (readouts.tableBox.open) readouts.fillTable(curves); });
-
-  function announce(force = false) {
-    const time = performance.now();
-    if (!force && time - lastAnnounced < ANNOUNCE_EVERY_MS) return;
-    lastAnnounced = time;
-    const s = curves.shown('scaled');
-    const u = curves.shown('unscaled');
-    if (!s || !u) return;
-    announcer.textContent = `Step ${formatCount(taken())}: loss ${formatMeasure(s.loss)} scaled, ${formatMeasure(u.loss)} unscaled.`;
-  }
-
-  function trainSteps(count) {
-    const out = session.train(count);
-    curves.append('scaled', out.scaled);
-    curves.append('unscaled', out.unscaled);
-    counterSteps += count; // drawAll reads the exact counts back from the core
-    offerCurves(true);
-  }
-
   const runner = createRunner({
-    train: trainSteps,
+    train: driver.train,
     afterSlice: () => {
-      drawAll({ measure: false });
-      announce();
+      view.draw({ measure: false });
+      view.announce();
     },
-    remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - taken(),
+    remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - driver.taken(),
     onRunningChange: (running) => {
       if (lifetime?.disposed) return; // the figure has gone: nothing to show or to save
-      playButton.textContent = running ? 'Pause' : 'Start';
-      stepButton.disabled = running;
+      controls.playButton.textContent = running ? 'Pause' : 'Start';
+      controls.stepButton.disabled = running;
       if (!running) {
         replayTo = 0;
-        guarded(() => drawAll({ measure: true }));
+        guarded(() => view.draw({ measure: true }));
         // The link now reproduces this run up to here.
-        state.set('learn.steps', taken());
-        announce(true);
+        state.set('learn.steps', driver.taken());
+        view.announce(true);
       }
     },
   });
@@ -137,69 +59,123 @@ export function mount(element, { lab, state, lifetime }) {
       action();
     } catch (error) {
       runner.pause();
-      showError(error);
+      view.showError(error);
     }
   }
 
+  const restart = wireLearnControls({ controls, state, driver, view, runner, guarded });
+  state.subscribe(['learn.dk', 'learn.task', 'learn.seed'], () => {
+    controls.show();
+    replayTo = 0;
+    restart.schedule();
+  });
+
+  // A figure that leaves the page stops training at once (its session is disposed with it).
+  lifetime?.add(() => {
+    restart.cancel();
+    runner.pause();
+  });
+
+  controls.seedInput.value = String(state.get('learn.seed'));
+  driver.ensure();
+  view.draw();
+  if (replayTo > 0) runner.start();
+}
+
+/** Every step of both curves, offered in the Export menu while there is a step to offer. */
+function curvesExport(element, curves) {
+  let unregister = null;
+  return (offer) => {
+    if (offer && !unregister) {
+      unregister = registerMatrix(element, 'training curves, every step',
+        () => ({ ...curves().everyStep(), rowTitle: 'step', colTitle: 'measure' }));
+    } else if (!offer && unregister) {
+      unregister();
+      unregister = null;
+    }
+  };
+}
+
+/** What the figure shows of the driver's session: the readouts, the counter, the announcements. */
+function createLearnView({ driver, readouts, counter, announcer, problem }) {
+  let lastAnnounced = 0;
+  return {
+    draw({ measure = true } = {}) {
+      const now = driver.read({ measure });
+      for (const copy of COPIES) {
+        const c = now[copy.which];
+        readouts.showCopy(copy.which, c, measure ? c.current : driver.curves.latest(copy.which));
+      }
+      readouts.showRightKeys(Array.from(now.answers, String));
+      counter.textContent = formatCount(driver.taken());
+      readouts.showCurves(driver.curves);
+      problem.hidden = true;
+    },
+    /** Progress for screen readers, at most every ANNOUNCE_EVERY_MS unless forced. */
+    announce(force = false) {
+      const time = performance.now();
+      if (!force && time - lastAnnounced < ANNOUNCE_EVERY_MS) return;
+      lastAnnounced = time;
+      const s = driver.curves.shown('scaled');
+      const u = driver.curves.shown('unscaled');
+      if (!s || !u) return;
+      announcer.textContent = `Step ${formatCount(driver.taken())}: loss ${formatMeasure(s.loss)} scaled, ${formatMeasure(u.loss)} unscaled.`;
+    },
+    showError(error) {
+      problem.textContent = `The core could not train this setting: ${error.message}`;
+      problem.hidden = false;
+    },
+  };
+}
+
+/**
+ * The buttons and the learning rate. Returns the restart that settings making a new start go
+ * through: applied once per frame, however fast a slider moves; the run goes on (from step 0)
+ * if it was running.
+ */
+function wireLearnControls({ controls, state, driver, view, runner, guarded }) {
+  const { playButton, stepButton, resetButton, newSeedButton, rateSlider } = controls;
   playButton.addEventListener('click', () => guarded(() => {
     if (runner.running) runner.pause();
-    else if (taken() < MAX_STEPS) runner.start();
+    else if (driver.taken() < MAX_STEPS) runner.start();
   }));
   stepButton.addEventListener('click', () => guarded(() => {
-    if (runner.running || taken() >= MAX_STEPS) return;
-    trainSteps(1);
-    drawAll();
-    state.set('learn.steps', taken());
-    announce(true);
+    if (runner.running || driver.taken() >= MAX_STEPS) return;
+    driver.train(1);
+    view.draw();
+    state.set('learn.steps', driver.taken());
+    view.announce(true);
   }));
   resetButton.addEventListener('click', () => guarded(() => {
     runner.pause();
-    session.reset();
-    curves.clear();
-    offerCurves(false);
-    drawAll();
+    driver.reset();
+    view.draw();
     state.set('learn.steps', 0);
-    announce(true);
+    view.announce(true);
   }));
   newSeedButton.addEventListener('click', () => {
     const seed = state.get('learn.seed');
     state.set('learn.seed', seed >= SEED.max ? SEED.min : seed + 1);
   });
-
-  // Settings that make a new start are applied once per frame, however fast a slider moves;
-  // the run goes on (from step 0) if it was running.
-  let pendingFrame = 0;
-  function scheduleRestart() {
-    if (pendingFrame) return;
-    pendingFrame = requestAnimationFrame(() => {
-      pendingFrame = 0;
-      guarded(() => {
-        const wasRunning = runner.running;
-        ensureSession();
-        drawAll();
-        if (!wasRunning) state.set('learn.steps', 0);
-      });
-    });
-  }
-
-  state.subscribe(['learn.dk', 'learn.task', 'learn.seed'], () => {
-    show();
-    replayTo = 0;
-    scheduleRestart();
-  });
   state.subscribe(['learn.lr'], () => {
     rateSlider.set(state.get('learn.lr'));
-    guarded(() => session.setLearningRate(state.get('learn.lr')));
+    guarded(() => driver.setLearningRate(state.get('learn.lr')));
   });
 
-  // A figure that leaves the page stops training at once (its session is disposed with it).
-  lifetime?.add(() => {
-    cancelAnimationFrame(pendingFrame);
-    runner.pause();
-  });
-
-  seedInput.value = String(state.get('learn.seed'));
-  ensureSession();
-  drawAll();
-  if (replayTo > 0) runner.start();
+  let pendingFrame = 0;
+  return {
+    schedule() {
+      if (pendingFrame) return;
+      pendingFrame = requestAnimationFrame(() => {
+        pendingFrame = 0;
+        guarded(() => {
+          const wasRunning = runner.running;
+          driver.ensure();
+          view.draw();
+          if (!wasRunning) state.set('learn.steps', 0);
+        });
+      });
+    },
+    cancel: () => cancelAnimationFrame(pendingFrame),
+  };
 }
