@@ -1,6 +1,7 @@
 // The parts of the "measured in your browser" figure that need no browser: its plan (sizes,
-// where each form must stop by the core's budgets, the slope, the n² line), the duration
-// format, and its timing loop run under node against the real core, whole and in slices.
+// where each form must stop by the core's budgets, the slope, the n² line), the record a run's
+// events fill in, the duration format, and its timing loop run under node against the real core,
+// whole and in slices.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -10,6 +11,7 @@ import { measure } from '../../../web/src/figures/measured/bench.js';
 import {
   budgetStop, decades, largestWithinBudget, median, sizesUpTo, slope, squareLine, timeStop,
 } from '../../../web/src/figures/measured/plan.js';
+import { freshRecord, recordEvent } from '../../../web/src/figures/measured/record.js';
 import { loadLab } from '../load-lab.mjs';
 
 test('the sizes double from 8; the direct form stops where its n×n scores pass lab.limits.maxEntries', () => {
@@ -28,6 +30,23 @@ test('the sizes double from 8; the direct form stops where its n×n scores pass 
   assert.equal(budgetStop('streaming', 16384, 128, 'float32', LIMITS), null);
   assert.match(budgetStop('streaming', 16384, 256, 'float32', LIMITS), /multiply-adds.*lab\.limits\.maxMultiplyAdds/);
   assert.match(timeStop(8192, 2.345), /^one call at n = 8\u2009192 took 2\.3\u00a0s, more than this figure’s 2\u00a0s/);
+});
+
+test('a run\'s record: its steps, points and stops as the events bring them, and its end', () => {
+  const record = freshRecord({ d: 64, precision: 'float64', largest: 4096 }, LIMITS);
+  assert.deepEqual(record.sizes, [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]);
+  assert.equal(record.steps, 20, 'two forms at every size');
+  assert.equal(record.directLimit, 2048, 'float64 stops the direct form at this figure\u2019s memory budget');
+  assert.deepEqual([record.done, record.version, record.finished], [0, 0, false]);
+  assert.equal(recordEvent(record, { type: 'step', index: 3, n: 16, form: 'direct' }), true);
+  assert.deepEqual([record.done, record.step.n, record.version], [2, 16, 0], 'a step moves the progress, not the drawing');
+  recordEvent(record, { type: 'point', form: 'direct', n: 8, seconds: 1e-6 });
+  recordEvent(record, { type: 'stop', form: 'direct', n: 4096, reason: 'budget' });
+  assert.deepEqual([record.points.direct.length, record.points.streaming.length, record.stops.direct.n, record.version], [1, 0, 4096, 2]);
+  assert.equal(recordEvent(record, { type: 'where', worker: true }), false, 'not a measurement: left to the figure');
+  assert.equal(record.version, 2);
+  recordEvent(record, { type: 'done', seconds: 1.5 });
+  assert.deepEqual([record.done, record.finished, record.seconds, record.version], [20, true, 1.5, 3]);
 });
 
 test('the slope of time against n on log axes, and the n² line cut to the plot', () => {

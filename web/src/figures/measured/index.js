@@ -8,15 +8,18 @@
 //
 // Nothing runs until the reader presses Run (or a link says run=1). The timing happens in a
 // Web Worker where one can start, else on this thread in short slices (run.js), so the page's
-// input is never held up; this module only draws, at most once a frame.
+// input is never held up; this module starts and stops runs; record.js keeps what a run measured
+// and drawing.js draws it, at most once a frame.
 
 import { figureBody, htmlElement } from '../../lib/dom/elements.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
-import { formatCount, formatDuration } from '../../lib/format/index.js';
+import { formatCount } from '../../lib/format/index.js';
 import { createMeasuredCharts } from './charts.js';
 import { PRECISIONS, WIDTHS, createMeasuredControls } from './controls.js';
+import { FORM_NAMES, createMeasuredDrawing } from './drawing.js';
 import { createSlopesAndStops, planText, whereText } from './notes.js';
-import { FORMS, LARGEST_CHOICES, largestWithinBudget, sizesUpTo } from './plan.js';
+import { LARGEST_CHOICES } from './plan.js';
+import { freshRecord, recordEvent } from './record.js';
 import { startRun } from './run.js';
 import { createMeasuredTable } from './table.js';
 import './measured.css'; // this figure's styles, bundled into styles.css
@@ -28,9 +31,6 @@ export const SETTINGS = {
   // A link may ask for the run to start on opening; pressing Run never writes it.
   'measured.run': { type: 'boolean', default: false },
 };
-
-const FORM_NAMES = { direct: 'direct', streaming: 'streaming' };
-const RESULTS_INTERVAL_MS = 250;
 
 export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
@@ -44,10 +44,11 @@ export function mount(element, { lab, state, lifetime }) {
   const table = createMeasuredTable(body);
   const problem = createFigureProblem(body);
 
-  // ---- The run and what it has measured -------------------------------------------------------
   let run = null; // { stop() } while a run goes on
-  let result = null; // what the current (or last) run measured
-  let drawQueued = false;
+  let result = null; // what the current (or last) run measured (record.js)
+  const drawing = createMeasuredDrawing({
+    record: () => result, running: () => run !== null, progress, status, results: [charts, table, notes],
+  });
 
   const settings = () => ({
     d: Number(state.get('measured.d')),
@@ -57,26 +58,10 @@ export function mount(element, { lab, state, lifetime }) {
 
   const describePlan = () => { where.textContent = planText(settings(), lab.limits); };
 
-  function fresh() {
-    const { d, precision, largest } = settings();
-    const sizes = sizesUpTo(largest);
-    return {
-      d, precision, largest, sizes,
-      points: Object.fromEntries(FORMS.map((form) => [form, []])),
-      stops: {},
-      steps: sizes.length * FORMS.length,
-      done: 0,
-      step: null,
-      finished: false,
-      version: 0, // counts the measurements and stops, so a drawing knows whether it is behind
-      directLimit: largestWithinBudget('direct', sizes, d, precision, lab.limits),
-    };
-  }
-
   function start() {
     problem.clear();
-    result = fresh();
-    drawnVersion = -1;
+    result = freshRecord(settings(), lab.limits);
+    drawing.restart();
     charts.reset(result);
     table.reset(result);
     notes.clear();
@@ -102,91 +87,21 @@ export function mount(element, { lab, state, lifetime }) {
       stop();
       return;
     }
-    switch (event.type) {
-      case 'where':
-        where.textContent = whereText(event);
-        break;
-      case 'step':
-        measured.done = event.index - 1;
-        measured.step = event;
-        break;
-      case 'point':
-        measured.points[event.form].push(event);
-        measured.version += 1;
-        break;
-      case 'stop':
-        measured.stops[event.form] = event;
-        measured.version += 1;
-        break;
-      case 'done':
-        measured.version += 1;
-        measured.done = measured.steps;
-        measured.finished = true;
-        measured.seconds = event.seconds;
-        stop();
-        break;
-      case 'error':
-        stop(`The run stopped: ${event.message}`);
-        problem.show(new Error(event.message), 'finish the measurement');
-        return;
-      default:
-        break;
-    }
-    queueDraw();
-  }
-
-  // The progress line follows every event, at most once a frame; the plots, the table and the
-  // notes follow new measurements at most every RESULTS_INTERVAL_MS (and at the end), so that
-  // the main thread's share of a run stays a few short frames a second.
-  let drawnVersion = -1;
-  let lastResultsDraw = -Infinity;
-  let resultsTimer = 0;
-
-  function queueDraw() {
-    if (drawQueued) return;
-    drawQueued = true;
-    requestAnimationFrame(() => {
-      drawQueued = false;
-      draw();
-    });
-  }
-
-  function draw() {
-    if (!result) return;
-    drawProgress();
-    if (result.version === drawnVersion) return;
-    const wait = lastResultsDraw + RESULTS_INTERVAL_MS - performance.now();
-    if (wait > 0 && run) {
-      clearTimeout(resultsTimer);
-      resultsTimer = setTimeout(queueDraw, wait);
+    if (event.type === 'error') {
+      stop(`The run stopped: ${event.message}`);
+      problem.show(new Error(event.message), 'finish the measurement');
       return;
     }
-    lastResultsDraw = performance.now();
-    drawnVersion = result.version;
-    drawResults();
-  }
-
-  function drawProgress() {
-    progress.value = result.done;
-    if (result.finished) {
-      const count = FORMS.reduce((sum, form) => sum + result.points[form].length, 0);
-      status.textContent = `Done: ${count} measurements in ${formatDuration(result.seconds)}.`;
-    } else if (run && result.step) {
-      status.textContent = `n = ${formatCount(result.step.n)}, ${FORM_NAMES[result.step.form]}\u2026`;
-    }
-  }
-
-  function drawResults() {
-    charts.draw(result);
-    table.draw(result);
-    notes.draw(result);
+    if (event.type === 'where') where.textContent = whereText(event);
+    else if (recordEvent(measured, event) && event.type === 'done') stop();
+    drawing.queue();
   }
 
   runButton.addEventListener('click', () => {
     if (run) {
       const at = result?.step;
       stop(at ? `Stopped at n = ${formatCount(at.n)}, ${FORM_NAMES[at.form]}. Press Run to measure again.` : 'Stopped.');
-      queueDraw();
+      drawing.queue();
     } else {
       start();
     }
@@ -208,7 +123,7 @@ export function mount(element, { lab, state, lifetime }) {
   // A figure that leaves the page ends its run (the Worker, or the slices on this thread).
   lifetime?.add(() => {
     stop();
-    clearTimeout(resultsTimer);
+    drawing.cancel();
     result = null; // a frame already asked for draws nothing
   });
 
