@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatCount, formatFixed, formatSignificant, formatWeight, formatWeightExact } from '../../../web/src/lib/format/index.js';
 import { trailingNumber } from '../../browser/harness.mjs';
-import { linearTicks, log2Ticks } from '../../../web/src/lib/charts/plot.js';
+import { linearTicks, log2Ticks } from '../../../web/src/lib/charts/plot-scales.js';
 import { sliderScale } from '../../../web/src/lib/controls/slider.js';
 
 test('formats', () => {

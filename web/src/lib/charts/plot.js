@@ -3,13 +3,12 @@
 // come from CSS classes (plot-series-0, -1, …), so they follow the light/dark theme and
 // stay distinguishable without colour.
 
-import { range, tickStep, ticks } from 'd3-array';
-import { scaleLinear, scaleLog } from 'd3-scale';
 import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import { domainsOf, drawAnnotations, drawAxes, drawSeries } from './plot-parts.js';
+import { SCALES } from './plot-scales.js';
 
 // The plot is drawn in CSS px for the width it gets (see fit.js), no wider than MAX_WIDTH_REM,
 // and its margins are sized around its text, so tick labels keep their size on a phone and
@@ -33,37 +32,6 @@ function plotFrame(width, { tick, title, rem }, yTickChars, xTickChars, minLeft 
     },
   };
 }
-
-/** Round-number ticks (1, 2, 5 × 10^k) covering [low, high]: the finest such step that gives at most `count` intervals. */
-export function linearTicks(low, high, count = 5) {
-  if (!(high - low > 0)) return [low];
-  for (let c = count; c > 1; c -= 1) {
-    if ((high - low) / tickStep(low, high, c) <= count + 1e-9) return ticks(low, high, c);
-  }
-  return ticks(low, high, 1);
-}
-
-/** Whole powers of `base` in [low, high], every so many so that at most `count` remain. */
-function powerTicks(base, low, high, count) {
-  const log = base === 2 ? Math.log2 : Math.log10;
-  const first = Math.ceil(log(low) - 1e-9);
-  const last = Math.floor(log(high) + 1e-9);
-  const every = Math.max(1, Math.ceil((last - first + 1) / count));
-  return range(first, last + 1, every).map((k) => base ** k);
-}
-
-/** Powers of two in [low, high], thinned so that at most `count` remain. */
-export const log2Ticks = (low, high, count = 8) => powerTicks(2, low, high, count);
-
-/** Powers of ten in [low, high], thinned so that at most `count` remain. */
-export const log10Ticks = (low, high, count = 7) => powerTicks(10, low, high, count);
-
-// Each axis kind: its d3 scale and its ticks.
-const SCALES = {
-  linear: { scale: () => scaleLinear(), ticks: linearTicks },
-  log2: { scale: () => scaleLog().base(2), ticks: log2Ticks },
-  log10: { scale: () => scaleLog().base(10), ticks: log10Ticks },
-};
 
 /**
  * Registers a plot for the Export menu, as a picture and as its data series. The legend is
@@ -118,67 +86,10 @@ export function createPlot(container, options) {
     formatY = yScale === 'log10' ? formatPowerOfTen : (v) => formatSignificant(v, 3),
   } = options;
   if (!SCALES[xScale] || !SCALES[yScale] || yScale === 'log2') throw new Error(`plot: unknown scale ${xScale}/${yScale}`);
-  // Set by draw() for the width and text size of the moment.
-  let WIDTH = 480;
-  let HEIGHT = 280;
-  let MARGIN = { top: 18, right: 18, bottom: 46, left: 56 };
-  let plotWidth = 0;
-  let plotHeight = 0;
-  let textSize = { tick: 11, title: 12.5, rem: DEFAULT_REM };
-  let available = Infinity;
-
-  const wrapper = htmlElement('div', { class: 'plot' }, null, container);
-  const svg = svgElement('svg', { role: 'img', 'aria-label': label, class: 'plot-svg' }, wrapper);
-  const axes = svgElement('g', { class: 'plot-axes', 'aria-hidden': 'true' }, svg);
-  const lines = svgElement('g', { class: 'plot-lines', 'aria-hidden': 'true' }, svg);
-  const markerGroup = svgElement('g', { class: 'plot-marker', 'aria-hidden': 'true', visibility: 'hidden' }, svg);
-  const markerLine = svgElement('line', {}, markerGroup);
-  const markerText = svgElement('text', { 'text-anchor': 'middle', class: 'plot-marker-label' }, markerGroup);
-  const pointGroup = svgElement('g', { class: 'plot-points', 'aria-hidden': 'true' }, svg);
-  const legend = htmlElement('ul', { class: 'plot-legend' }, null, wrapper);
-
-  const xTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
-  xTitle.textContent = xLabel;
-  const yTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
-  yTitle.textContent = yLabel;
-
-  /** Sizes the drawing for the ticks it will print (writes only). */
-  function frameFor(yTickTexts, xTickTexts) {
-    const chars = (texts) => Math.max(1, ...texts.map((t) => t.length));
-    const frame = plotFrame(available, textSize, chars(yTickTexts), chars(xTickTexts.slice(-1)), options.marginLeft);
-    ({ width: WIDTH, height: HEIGHT, margin: MARGIN } = frame);
-    plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-    plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-    svg.setAttribute('viewBox', `0 0 ${WIDTH} ${HEIGHT}`);
-    svg.setAttribute('width', WIDTH);
-    svg.setAttribute('height', HEIGHT);
-    xTitle.setAttribute('x', MARGIN.left + plotWidth / 2);
-    xTitle.setAttribute('y', HEIGHT - Math.ceil(textSize.title * 0.45));
-    const titleX = Math.ceil(textSize.title * 1.05);
-    yTitle.setAttribute('x', titleX);
-    yTitle.setAttribute('y', MARGIN.top + plotHeight / 2);
-    yTitle.setAttribute('transform', `rotate(-90 ${titleX} ${MARGIN.top + plotHeight / 2})`);
-    markerLine.setAttribute('y1', MARGIN.top);
-    markerLine.setAttribute('y2', MARGIN.top + plotHeight);
-    markerText.setAttribute('y', MARGIN.top - 5);
-  }
-
-  const frameNow = () => ({ margin: MARGIN, plotWidth, plotHeight, tick: textSize.tick });
-  let x = null; // value → pixel, set by update()
-  let xRange = null;
-
-  function placeMarker(marker) {
-    if (!marker || !x || marker.x < xRange[0] || marker.x > xRange[1]) {
-      markerGroup.setAttribute('visibility', 'hidden');
-      return;
-    }
-    const px = x(marker.x);
-    markerLine.setAttribute('x1', px);
-    markerLine.setAttribute('x2', px);
-    markerText.setAttribute('x', Math.min(WIDTH - MARGIN.right - 20, Math.max(MARGIN.left + 20, px)));
-    markerText.textContent = marker.label ?? formatX(marker.x);
-    markerGroup.setAttribute('visibility', 'visible');
-  }
+  const parts = createPlotElements(container, { label, xLabel, yLabel });
+  const { wrapper, svg, axes, lines, pointGroup, legend } = parts;
+  const frame = createPlotFrame(parts, options.marginLeft);
+  const marker = createPlotMarker(parts, frame, formatX);
 
   let drawnSeries = null; // the last series drawn, for the Export menu
   let drawnPaths = [];
@@ -194,19 +105,36 @@ export function createPlot(container, options) {
       width,
       text: {
         rem,
-        tick: parseFloat(getComputedStyle(markerText).fontSize) || (11 / 16) * rem,
-        title: parseFloat(getComputedStyle(xTitle).fontSize) || (12.5 / 16) * rem,
+        tick: parseFloat(getComputedStyle(parts.markerText).fontSize) || (11 / 16) * rem,
+        title: parseFloat(getComputedStyle(parts.xTitle).fontSize) || (12.5 / 16) * rem,
       },
     }),
     apply: ({ width, text }) => {
-      available = width;
-      textSize = text;
+      frame.setRoom(width, text);
       if (lastDrawing) draw(lastDrawing);
     },
   });
-  available = start.width;
-  textSize = { rem: start.rem, tick: (11 / 16) * start.rem, title: (12.5 / 16) * start.rem };
-  frameFor(['0.00'], ['0']);
+  frame.setRoom(start.width, { rem: start.rem, tick: (11 / 16) * start.rem, title: (12.5 / 16) * start.rem });
+  frame.fit(['0.00'], ['0']);
+
+  function draw({ series, marker: markAt = null, points = [], yDomain: domainNow = yDomain }) {
+    drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
+    const [[xLow, xHigh], [yLow, yHigh]] = domainsOf(series, { xDomain, yDomain: domainNow, yScale });
+    const xTicks = SCALES[xScale].ticks(xLow, xHigh);
+    const yTicks = SCALES[yScale].ticks(yLow, yHigh);
+    frame.fit(yTicks.map(formatY), xTicks.map(formatX));
+    const { margin, plotWidth, plotHeight, tick } = frame.now();
+    const x = SCALES[xScale].scale().domain([xLow, xHigh]).range([margin.left, margin.left + plotWidth]);
+    const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([margin.top + plotHeight, margin.top]);
+    marker.setScale(x, [xLow, xHigh]);
+
+    drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frame.now());
+    lines.replaceChildren();
+    legend.replaceChildren();
+    drawnPaths = series.map((s, index) => drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick }));
+    drawAnnotations(pointGroup, points, { x, y, tick }, frame.now());
+    marker.place(markAt);
+  }
 
   return {
     element: wrapper,
@@ -225,27 +153,93 @@ export function createPlot(container, options) {
     },
 
     /** Moves only the marker, leaving the series as they are. */
-    setMarker(marker) {
-      if (lastDrawing) lastDrawing = { ...lastDrawing, marker };
-      placeMarker(marker);
+    setMarker(markAt) {
+      if (lastDrawing) lastDrawing = { ...lastDrawing, marker: markAt };
+      marker.place(markAt);
     },
   };
+}
 
-  function draw({ series, marker = null, points = [], yDomain: domainNow = yDomain }) {
-    drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
-    const [[xLow, xHigh], [yLow, yHigh]] = domainsOf(series, { xDomain, yDomain: domainNow, yScale });
-    const xTicks = SCALES[xScale].ticks(xLow, xHigh);
-    const yTicks = SCALES[yScale].ticks(yLow, yHigh);
-    frameFor(yTicks.map(formatY), xTicks.map(formatX));
-    x = SCALES[xScale].scale().domain([xLow, xHigh]).range([MARGIN.left, MARGIN.left + plotWidth]);
-    const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([MARGIN.top + plotHeight, MARGIN.top]);
-    xRange = [xLow, xHigh];
+/** The plot's elements: the SVG with its groups and axis titles, and the HTML legend beside it. */
+function createPlotElements(container, { label, xLabel, yLabel }) {
+  const wrapper = htmlElement('div', { class: 'plot' }, null, container);
+  const svg = svgElement('svg', { role: 'img', 'aria-label': label, class: 'plot-svg' }, wrapper);
+  const axes = svgElement('g', { class: 'plot-axes', 'aria-hidden': 'true' }, svg);
+  const lines = svgElement('g', { class: 'plot-lines', 'aria-hidden': 'true' }, svg);
+  const markerGroup = svgElement('g', { class: 'plot-marker', 'aria-hidden': 'true', visibility: 'hidden' }, svg);
+  const markerLine = svgElement('line', {}, markerGroup);
+  const markerText = svgElement('text', { 'text-anchor': 'middle', class: 'plot-marker-label' }, markerGroup);
+  const pointGroup = svgElement('g', { class: 'plot-points', 'aria-hidden': 'true' }, svg);
+  const legend = htmlElement('ul', { class: 'plot-legend' }, null, wrapper);
+  const xTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
+  xTitle.textContent = xLabel;
+  const yTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
+  yTitle.textContent = yLabel;
+  return { wrapper, svg, axes, lines, markerGroup, markerLine, markerText, pointGroup, legend, xTitle, yTitle };
+}
 
-    drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frameNow());
-    lines.replaceChildren();
-    legend.replaceChildren();
-    drawnPaths = series.map((s, index) => drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick: textSize.tick }));
-    drawAnnotations(pointGroup, points, { x, y, tick: textSize.tick }, frameNow());
-    placeMarker(marker);
-  }
+/**
+ * The drawing's size and margins for the room it has (width and text sizes, from fitChart) and
+ * the ticks it prints; fit() sizes the SVG and places the axis titles and the marker's line.
+ */
+function createPlotFrame({ svg, xTitle, yTitle, markerLine, markerText }, marginLeft) {
+  let width = 480;
+  let height = 280;
+  let margin = { top: 18, right: 18, bottom: 46, left: 56 };
+  let plotWidth = 0;
+  let plotHeight = 0;
+  let textSize = { tick: 11, title: 12.5, rem: DEFAULT_REM };
+  let available = Infinity;
+
+  return {
+    setRoom(room, text) {
+      available = room;
+      textSize = text;
+    },
+    /** Sizes the drawing for the ticks it will print (writes only). */
+    fit(yTickTexts, xTickTexts) {
+      const chars = (texts) => Math.max(1, ...texts.map((t) => t.length));
+      ({ width, height, margin } = plotFrame(available, textSize, chars(yTickTexts), chars(xTickTexts.slice(-1)), marginLeft));
+      plotWidth = width - margin.left - margin.right;
+      plotHeight = height - margin.top - margin.bottom;
+      svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+      svg.setAttribute('width', width);
+      svg.setAttribute('height', height);
+      xTitle.setAttribute('x', margin.left + plotWidth / 2);
+      xTitle.setAttribute('y', height - Math.ceil(textSize.title * 0.45));
+      const titleX = Math.ceil(textSize.title * 1.05);
+      yTitle.setAttribute('x', titleX);
+      yTitle.setAttribute('y', margin.top + plotHeight / 2);
+      yTitle.setAttribute('transform', `rotate(-90 ${titleX} ${margin.top + plotHeight / 2})`);
+      markerLine.setAttribute('y1', margin.top);
+      markerLine.setAttribute('y2', margin.top + plotHeight);
+      markerText.setAttribute('y', margin.top - 5);
+    },
+    now: () => ({ width, margin, plotWidth, plotHeight, tick: textSize.tick }),
+  };
+}
+
+/** The optional vertical marker: shown where its x falls inside the x axis, hidden otherwise. */
+function createPlotMarker({ markerGroup, markerLine, markerText }, frame, formatX) {
+  let x = null; // value → pixel, set by each drawing
+  let xRange = null;
+  return {
+    setScale(scale, range) {
+      x = scale;
+      xRange = range;
+    },
+    place(marker) {
+      if (!marker || !x || marker.x < xRange[0] || marker.x > xRange[1]) {
+        markerGroup.setAttribute('visibility', 'hidden');
+        return;
+      }
+      const { width, margin } = frame.now();
+      const px = x(marker.x);
+      markerLine.setAttribute('x1', px);
+      markerLine.setAttribute('x2', px);
+      markerText.setAttribute('x', Math.min(width - margin.right - 20, Math.max(margin.left + 20, px)));
+      markerText.textContent = marker.label ?? formatX(marker.x);
+      markerGroup.setAttribute('visibility', 'visible');
+    },
+  };
 }
