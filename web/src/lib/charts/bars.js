@@ -46,6 +46,67 @@ function geometryFor(width, { labelFont, valueFont, labelWidth, rem }, { horizon
   return { labelRoom, barLength, pitch, bar, labelFont, width: labelRoom + barLength + valueRoom, height: count * pitch };
 }
 
+/** One group per bar in `svg`: its label, track, fill and printed value, with what each was last set to. */
+function createBarItems(svg, labels, names) {
+  return labels.map((text, i) => {
+    const group = svgElement('g', { role: 'listitem', class: 'bar' }, svg);
+    const labelNode = svgElement('text', { class: 'bar-label', 'aria-hidden': 'true' }, group);
+    labelNode.textContent = text;
+    const track = svgElement('rect', { class: 'bar-track', 'aria-hidden': 'true' }, group);
+    const fill = svgElement('rect', { class: 'bar-fill', 'aria-hidden': 'true' }, group);
+    const value = svgElement('text', { class: 'bar-value', 'aria-hidden': 'true' }, group);
+    return {
+      group, labelNode, track, fill, value, name: names[i], index: i,
+      was: { fill: {}, value: {}, text: null, name: null, highlight: false },
+    };
+  });
+}
+
+/** Sizes the SVG for `geometry` and places every bar's label and track. */
+function placeBars(svg, items, geometry, horizontal) {
+  const { labelRoom, barLength, pitch, bar, labelFont } = geometry;
+  svg.setAttribute('viewBox', `0 0 ${geometry.width} ${geometry.height}`);
+  svg.setAttribute('width', geometry.width);
+  svg.setAttribute('height', geometry.height);
+  items.forEach(({ labelNode, track }, i) => {
+    if (horizontal) {
+      const y = i * pitch + (pitch - bar) / 2;
+      write(labelNode, {}, { x: labelRoom - 8, y: y + bar / 2, 'text-anchor': 'end', 'dominant-baseline': 'central' });
+      write(track, {}, { x: labelRoom, y, width: barLength, height: bar });
+    } else {
+      const x = 4 + i * pitch + (pitch - bar) / 2;
+      const base = labelFont * 1.5 + barLength;
+      write(labelNode, {}, { x: x + bar / 2, y: base + 6, transform: `rotate(45 ${x + bar / 2} ${base + 6})` });
+      write(track, {}, { x, y: labelFont * 1.5, width: bar, height: barLength });
+    }
+  });
+}
+
+/** One bar's fill, printed value, spoken name and highlight, written only where they changed. */
+function drawBar(item, { length, printed, name, highlighted }, { barLength, bar }, horizontal) {
+  const x = Number(item.track.getAttribute('x')); // attributes, not layout: nothing is measured
+  const y = Number(item.track.getAttribute('y'));
+  if (horizontal) {
+    write(item.fill, item.was.fill, { x, y, width: length, height: bar });
+    write(item.value, item.was.value, { x: x + length + 5, y: y + bar / 2, 'dominant-baseline': 'central' });
+  } else {
+    write(item.fill, item.was.fill, { x, y: y + barLength - length, width: bar, height: length });
+    write(item.value, item.was.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
+  }
+  if (item.was.text !== printed) {
+    item.value.textContent = printed;
+    item.was.text = printed;
+  }
+  if (item.was.name !== name) {
+    item.group.setAttribute('aria-label', name);
+    item.was.name = name;
+  }
+  if (item.was.highlight !== highlighted) {
+    item.group.classList.toggle('bar-highlight', highlighted);
+    item.was.highlight = highlighted;
+  }
+}
+
 /**
  * @param {HTMLElement} container
  * @param {object} options
@@ -63,25 +124,12 @@ export function createBars(container, options) {
     labels, label, orientation = 'horizontal', domain = [0, 1],
     format = formatWeight, formatExact = formatWeightExact,
   } = options;
-  const names = options.names ?? labels;
   const horizontal = orientation === 'horizontal';
   const valueChars = options.valueChars ?? 6; // "0.734" printed past the end of the bar
 
   const wrapper = htmlElement('div', { class: `bars bars-${orientation}` }, null, container);
   const svg = svgElement('svg', { role: 'list', 'aria-label': label, class: 'bars-svg' }, wrapper);
-
-  const items = labels.map((text, i) => {
-    const group = svgElement('g', { role: 'listitem', class: 'bar' }, svg);
-    const labelNode = svgElement('text', { class: 'bar-label', 'aria-hidden': 'true' }, group);
-    labelNode.textContent = text;
-    const track = svgElement('rect', { class: 'bar-track', 'aria-hidden': 'true' }, group);
-    const fill = svgElement('rect', { class: 'bar-fill', 'aria-hidden': 'true' }, group);
-    const value = svgElement('text', { class: 'bar-value', 'aria-hidden': 'true' }, group);
-    return {
-      group, labelNode, track, fill, value, name: names[i], index: i,
-      was: { fill: {}, value: {}, text: null, name: null, highlight: false },
-    };
-  });
+  const items = createBarItems(svg, labels, options.names ?? labels);
 
   // ---- Layout, in px ---------------------------------------------------------------------
   let geometry = null; // { labelRoom, barLength, pitch, bar, width, height }
@@ -90,23 +138,8 @@ export function createBars(container, options) {
 
   function layOut(width, text) {
     geometry = geometryFor(width, text, { horizontal, count: labels.length, valueChars });
-    const { labelRoom, barLength, pitch, bar, labelFont } = geometry;
-    svg.setAttribute('viewBox', `0 0 ${geometry.width} ${geometry.height}`);
-    svg.setAttribute('width', geometry.width);
-    svg.setAttribute('height', geometry.height);
-    items.forEach(({ labelNode, track }, i) => {
-      if (horizontal) {
-        const y = i * pitch + (pitch - bar) / 2;
-        write(labelNode, {}, { x: labelRoom - 8, y: y + bar / 2, 'text-anchor': 'end', 'dominant-baseline': 'central' });
-        write(track, {}, { x: labelRoom, y, width: barLength, height: bar });
-      } else {
-        const x = 4 + i * pitch + (pitch - bar) / 2;
-        const base = labelFont * 1.5 + barLength;
-        write(labelNode, {}, { x: x + bar / 2, y: base + 6, transform: `rotate(45 ${x + bar / 2} ${base + 6})` });
-        write(track, {}, { x, y: labelFont * 1.5, width: bar, height: barLength });
-      }
-    });
-    toLength = scaleLinear().domain(domain).range([0, barLength]).clamp(true);
+    placeBars(svg, items, geometry, horizontal);
+    toLength = scaleLinear().domain(domain).range([0, geometry.barLength]).clamp(true);
   }
 
   const estimate = (rem) => ({
@@ -115,7 +148,6 @@ export function createBars(container, options) {
     valueFont: (12.5 / 16) * rem,
     labelWidth: Math.max(...labels.map((s) => s.length)) * CHAR_EM * (13 / 16) * rem,
   });
-  let fittedWidth = Infinity;
   const start = fitChart(wrapper, {
     fallback: { width: Infinity, rem: DEFAULT_REM },
     measure: ({ width, rem }) => ({
@@ -128,43 +160,22 @@ export function createBars(container, options) {
       },
     }),
     apply: ({ width, text }) => {
-      fittedWidth = width;
       layOut(width, text);
       if (lastUpdate) draw(...lastUpdate);
     },
   });
-  fittedWidth = start.width;
-  layOut(fittedWidth, estimate(start.rem));
+  layOut(start.width, estimate(start.rem));
 
   function draw(values, { highlight = null, texts = null } = {}) {
-    const { barLength, bar } = geometry;
     items.forEach((item, i) => {
       const v = values[i];
-      const length = toLength(v);
-      const x = Number(item.track.getAttribute('x')); // attributes, not layout: nothing is measured
-      const y = Number(item.track.getAttribute('y'));
-      if (horizontal) {
-        write(item.fill, item.was.fill, { x, y, width: length, height: bar });
-        write(item.value, item.was.value, { x: x + length + 5, y: y + bar / 2, 'dominant-baseline': 'central' });
-      } else {
-        write(item.fill, item.was.fill, { x, y: y + barLength - length, width: bar, height: length });
-        write(item.value, item.was.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
-      }
       const text = texts?.[i] ?? null;
-      const printed = text ?? format(v);
-      if (item.was.text !== printed) {
-        item.value.textContent = printed;
-        item.was.text = printed;
-      }
-      const name = `${item.name}: ${text ?? formatExact(v)}`;
-      if (item.was.name !== name) {
-        item.group.setAttribute('aria-label', name);
-        item.was.name = name;
-      }
-      if (item.was.highlight !== (i === highlight)) {
-        item.group.classList.toggle('bar-highlight', i === highlight);
-        item.was.highlight = i === highlight;
-      }
+      drawBar(item, {
+        length: toLength(v),
+        printed: text ?? format(v),
+        name: `${item.name}: ${text ?? formatExact(v)}`,
+        highlighted: i === highlight,
+      }, geometry, horizontal);
     });
   }
 
