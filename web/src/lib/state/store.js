@@ -10,82 +10,15 @@
 // A key repeated in the link (?tau=1&tau=2) is read from its first value, with a notice.
 // The store knows nothing about the DOM: URL reading and writing are injected hooks.
 
-/**
- * @param {object} hooks
- * @param {string} [hooks.search]    the initial query string, e.g. location.search
- * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
- * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
- * @param {string} [hooks.askedBy]  who the initial settings come from, as notices name it:
- *   'The link' (the page, the iframe embed) or 'This element' (<attention-figure>)
- * @param {(param: string) => string} [hooks.paramLabel]  how a URL name is spelled in a notice
- *   (the embeds drop the figure prefix: "tau", not "temperature.tau")
- */
+import { linkSpells, paramText, readValue, searchFor } from './setting-text.js';
+
 const MAX_QUOTED = 40; // characters of a bad value quoted back in a notice
 const MAX_REPEATS_QUOTED = 3;
 // Who changes a value when a figure's own control does; its changes are shown by the figure
 // itself, so values resolved to fit them are not noticed.
-export const CONTROL = 'A control';
+const CONTROL = 'A control';
 
 const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
-
-// An on/off setting is stored as true or false and written to links as on or off. Links made
-// before it was one read too: 1/0, yes/no and true/false (any case, spaces around ignored).
-const BOOLEAN_SPELLINGS = new Map([
-  ['on', true], ['1', true], ['yes', true], ['true', true],
-  ['off', false], ['0', false], ['no', false], ['false', false],
-]);
-
-/** A value as links and attributes spell it: on/off for an on/off setting, else the value itself. */
-function paramText(schema, value) {
-  return schema.type === 'boolean' ? (value ? 'on' : 'off') : String(value);
-}
-
-/**
- * A raw value (from a link, an attribute or a control) read by its schema: { value }, or the
- * value used instead with what was wrong, { value, problem: "which is not a number; using 1" }.
- */
-function readValue(schema, raw) {
-  const instead = (problem, value = schema.default) => ({ value, problem: `${problem}; using ${paramText(schema, value)}` });
-  if (schema.type === 'boolean') {
-    const value = typeof raw === 'boolean' ? raw : BOOLEAN_SPELLINGS.get(String(raw).trim().toLowerCase());
-    return value === undefined ? instead('which is not on or off') : { value };
-  }
-  if (schema.type === 'enum') {
-    return schema.values.includes(raw) ? { value: raw } : instead(`which is not one of ${schema.values.join(', ')}`);
-  }
-  const number = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (String(raw).trim() === '' || !Number.isFinite(number)) {
-    return instead(`which is ${Number.isNaN(number) || String(raw).trim() === '' ? 'not a number' : 'not a finite number'}`);
-  }
-  if (schema.type === 'integer' && !Number.isInteger(number)) return instead('which is not a whole number');
-  if (number < schema.min) return instead(`below the smallest allowed value ${schema.min}`, schema.min);
-  if (number > schema.max) return instead(`above the largest allowed value ${schema.max}`, schema.max);
-  return { value: number };
-}
-
-/** The query string for these values: other parameters kept, defaults and old names dropped. */
-function searchFor(schemas, values, initialParams) {
-  const params = new URLSearchParams(initialParams);
-  for (const [key, schema] of schemas) {
-    if (schema.url === false) continue;
-    const name = schema.param ?? key;
-    const value = values.get(key);
-    for (const old of schema.aliases ?? []) params.delete(old); // read, never written
-    if (value === schema.default) params.delete(name);
-    else params.set(name, paramText(schema, value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/** True when the link spells a key's value exactly as searchFor would (absent at the default). */
-function linkSpells(initialParams, key, schema, value) {
-  if (schema.url === false) return true;
-  const given = initialParams.getAll(schema.param ?? key);
-  const stale = (schema.aliases ?? []).some((old) => initialParams.has(old));
-  if (stale || given.length > 1) return false;
-  return value === schema.default ? given.length === 0 : given[0] === paramText(schema, value);
-}
 
 /** The store's read-only questions, for the figure toolbar (links, embed code, exports) and for tests. */
 function introspection({ schemas, values, initialParams }) {
@@ -153,15 +86,11 @@ function moveToFit({ schemas, values, constraints, paramLabel, onNotice, validat
   return moved;
 }
 
-export function createStore({
-  search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
-} = {}) {
-  const schemas = new Map();
-  const values = new Map();
-  const listeners = new Map();
-  const constraints = new Map(); // figure prefix → resolve(values, { name }), see constrain()
-  const initialParams = new URLSearchParams(search);
-
+/**
+ * Reads values as they come, with a notice for each one refused or clamped: validate() any value,
+ * initialValue() a key's value from the initial link, noticing a key the link gives more than once.
+ */
+function createReader({ onNotice, paramLabel, askedBy, initialParams }) {
   function validate(key, schema, raw, origin, param = schema.param ?? key) {
     const { value, problem } = readValue(schema, raw);
     // A link can carry anything: quote at most a short piece of it (notices are plain text).
@@ -178,6 +107,55 @@ export function createStore({
     onNotice(`${askedBy} gives ${paramLabel(name)} ${all.length} times (${shown}${more}); using the first, ${clip(all[0])}.`);
   }
 
+  /** A key's value from the initial URL (its name or an older one), else its default. */
+  function initialValue(key, schema) {
+    const name = [schema.param ?? key, ...(schema.aliases ?? [])].find((n) => initialParams.has(n));
+    if (schema.url === false || name === undefined) return schema.default;
+    noticeRepeats(name);
+    return validate(key, schema, initialParams.get(name), askedBy, name);
+  }
+
+  return { validate, initialValue };
+}
+
+/**
+ * Runs every listener of the changed keys once, with the last changed key it listens to (in the
+ * order of the last changes); returns whether a key the URL carries changed.
+ */
+function callListeners({ schemas, values, listeners }, keys) {
+  const changed = new Map(); // listener → [value, key] of the last change it hears of
+  let urlChanged = false;
+  for (const key of keys) {
+    if (schemas.get(key).url !== false) urlChanged = true;
+    for (const listener of listeners.get(key) ?? []) {
+      changed.delete(listener); // keep the order of the last change
+      changed.set(listener, [values.get(key), key]);
+    }
+  }
+  for (const [listener, [value, key]] of changed) listener(value, key);
+  return urlChanged;
+}
+
+/**
+ * @param {object} hooks
+ * @param {string} [hooks.search]    the initial query string, e.g. location.search
+ * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
+ * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
+ * @param {string} [hooks.askedBy]  who the initial settings come from, as notices name it:
+ *   'The link' (the page, the iframe embed) or 'This element' (<attention-figure>)
+ * @param {(param: string) => string} [hooks.paramLabel]  how a URL name is spelled in a notice
+ *   (the embeds drop the figure prefix: "tau", not "temperature.tau")
+ */
+export function createStore({
+  search = '', writeSearch = () => {}, onNotice = () => {}, askedBy = 'The link', paramLabel = (param) => param,
+} = {}) {
+  const schemas = new Map();
+  const values = new Map();
+  const listeners = new Map();
+  const constraints = new Map(); // figure prefix → resolve(values, { name }), see constrain()
+  const initialParams = new URLSearchParams(search);
+  const { validate, initialValue } = createReader({ onNotice, paramLabel, askedBy, initialParams });
+
   const resolveFits = (keys, origin) => moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin);
   const writeUrl = () => writeSearch(searchFor(schemas, values, initialParams));
 
@@ -191,12 +169,8 @@ export function createStore({
     define(key, schema) {
       if (schemas.has(key)) throw new Error(`state: key "${key}" is defined twice`);
       schemas.set(key, schema);
-      const name = [schema.param ?? key, ...(schema.aliases ?? [])].find((n) => initialParams.has(n));
-      const fromUrl = schema.url !== false && name !== undefined;
-      if (fromUrl) noticeRepeats(name);
-      const value = fromUrl ? validate(key, schema, initialParams.get(name), askedBy, name) : schema.default;
-      values.set(key, value);
-      return value;
+      values.set(key, initialValue(key, schema));
+      return values.get(key);
     },
 
     /**
@@ -243,8 +217,6 @@ export function createStore({
      */
     setMany(entries, { origin = CONTROL } = {}) {
       const pairs = Array.isArray(entries) ? entries : Object.entries(entries);
-      const changed = new Map(); // listener → [value, key] of the last change it hears of
-      let urlChanged = false;
       const changedKeys = [];
       for (const [key, raw] of pairs) {
         const schema = schemas.get(key);
@@ -256,15 +228,8 @@ export function createStore({
       }
       // The figures' rules may move other keys so that the new values fit together.
       const moved = resolveFits(changedKeys, origin);
-      for (const key of [...changedKeys, ...moved.filter((k) => !changedKeys.includes(k))]) {
-        if (schemas.get(key).url !== false) urlChanged = true;
-        for (const listener of listeners.get(key) ?? []) {
-          changed.delete(listener); // keep the order of the last change
-          changed.set(listener, [values.get(key), key]);
-        }
-      }
-      for (const [listener, [value, key]] of changed) listener(value, key);
-      if (urlChanged) writeUrl();
+      const heard = [...changedKeys, ...moved.filter((k) => !changedKeys.includes(k))];
+      if (callListeners({ schemas, values, listeners }, heard)) writeUrl();
       return [...new Set([...changedKeys, ...moved])];
     },
 
