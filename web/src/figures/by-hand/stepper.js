@@ -69,6 +69,80 @@ function verdictText(verdict, { label, guess, truth, earned }) {
 }
 
 /**
+ * Grades the guesses in `inputs` of step `index` (0-based) against `truth` into `feedback`:
+ * the core's values are given only when every guess is right or `reveal` is set (the "Show
+ * the answer" button); otherwise each line says right, close or wrong with a direction, and
+ * the learner may try again. Returns whether the step's numbers are earned.
+ */
+function gradeStep(index, { inputs, feedback, truth, reveal }) {
+  const guesses = inputs.map((input) => parseNumber(input.value));
+  const unreadable = inputs.map((input) => isUnreadable(input.value));
+  inputs.forEach((input, j) => markUnreadable(input, unreadable[j]));
+  const verdicts = guesses.map((guess, j) => {
+    if (unreadable[j]) return 'unreadable';
+    return guess === null ? 'none' : judge(guess, truth[j]);
+  });
+  const earned = reveal || verdicts.every((v) => v === 'right');
+  feedback.replaceChildren();
+  verdicts.forEach((verdict, j) => {
+    const label = STEPS[index].guesses[j].replace(/^your /, '');
+    const text = verdictText(verdict, { label, guess: guesses[j], truth: truth[j], earned });
+    htmlElement('li', { class: `by-hand-verdict by-hand-verdict-${verdict}` }, text, feedback);
+  });
+  if (!earned) {
+    htmlElement('li', { class: 'by-hand-verdict by-hand-verdict-hint' },
+      'Change your numbers and press Check again, or press Show the answer.', feedback);
+  }
+  return earned;
+}
+
+/** The Previous / Next buttons and the "Step s of 4" line, which move the store's step. */
+function createStepNav(parent, { state, stepKey }) {
+  const stepNav = htmlElement('div', { class: 'by-hand-step-nav' }, null, parent);
+  const previous = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Previous step', stepNav);
+  const stepCount = htmlElement('span', { class: 'by-hand-step-count', 'aria-live': 'polite' }, null, stepNav);
+  const next = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Next step', stepNav);
+  previous.addEventListener('click', () => state.set(stepKey, state.get(stepKey) - 1));
+  next.addEventListener('click', () => state.set(stepKey, state.get(stepKey) + 1));
+  return { previous, next, stepCount };
+}
+
+/**
+ * One step's tab in `tabList`: a click selects it, the arrow keys, Home and End move along the
+ * tabs (all of `tabs`, filled in as they are built) and focus the one they reach.
+ */
+function createStepTab(tabList, step, index, { state, stepKey, tabs, tabId, panelId }) {
+  const item = htmlElement('li', { role: 'presentation' }, null, tabList);
+  const tab = htmlElement('button', {
+    type: 'button', role: 'tab', id: tabId, 'aria-controls': panelId, class: 'by-hand-tab',
+  }, `${index + 1}. ${step.title}`, item);
+  tab.addEventListener('click', () => state.set(stepKey, index + 1));
+  tab.addEventListener('keydown', (event) => {
+    const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    let target = null;
+    if (moves[event.key]) target = (index + moves[event.key] + STEPS.length) % STEPS.length;
+    if (event.key === 'Home') target = 0;
+    if (event.key === 'End') target = STEPS.length - 1;
+    if (target === null) return;
+    event.preventDefault();
+    state.set(stepKey, target + 1);
+    tabs[target].focus();
+  });
+  return tab;
+}
+
+/** The lines of each step's working for one result; a step covered(s) shows "?". */
+function workingLines({ q, keys, values, raw, scaled, weights, output }, covered) {
+  const shown = (s, text) => (covered(s) ? '?' : text);
+  return [
+    keys.map((k, j) => `q\u00b7k${j + 1} = ${fmtVector(q, fmtComponent)}\u00b7${fmtVector(k, fmtComponent)} = ${shown(1, fmt(raw[j]))}`),
+    keys.map((_, j) => `${shown(1, fmt(raw[j]))} / \u221a2 = ${shown(2, fmt(scaled[j]))}`),
+    [`softmax(${covered(2) ? '[?, ?, ?]' : fmtVector(scaled)}) = ${covered(3) ? '?' : fmtVector(weights)}`],
+    [`${values.map((v, j) => `${shown(3, fmt(weights[j]))}\u00b7${fmtVector(v, fmtComponent)}`).join(' + ')} = ${covered(4) ? '?' : fmtVector(output)}`],
+  ];
+}
+
+/**
  * Builds the stepper into `parent`. onRevealed(step) runs when the learner has earned a step's
  * numbers (1-based): every prediction right, or "Show the answer" pressed. A check that is not
  * all right grades each guess (right, close, too high, too low) without giving the value, so
@@ -77,12 +151,7 @@ function verdictText(verdict, { label, guess, truth, earned }) {
 export function createStepper(parent, { state, getResult, onRevealed }) {
   const stepKey = `${NAME}.step`;
   const right = htmlElement('div', { class: 'figure-panel by-hand-steps' }, null, parent);
-  const stepNav = htmlElement('div', { class: 'by-hand-step-nav' }, null, right);
-  const previous = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Previous step', stepNav);
-  const stepCount = htmlElement('span', { class: 'by-hand-step-count', 'aria-live': 'polite' }, null, stepNav);
-  const next = htmlElement('button', { type: 'button', class: 'by-hand-button' }, 'Next step', stepNav);
-  previous.addEventListener('click', () => state.set(stepKey, state.get(stepKey) - 1));
-  next.addEventListener('click', () => state.set(stepKey, state.get(stepKey) + 1));
+  const { previous, next, stepCount } = createStepNav(right, { state, stepKey });
 
   const tabList = htmlElement('ol', { class: 'by-hand-tabs', role: 'tablist', 'aria-label': 'the four steps' }, null, right);
   const tabs = [];
@@ -90,63 +159,22 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
   STEPS.forEach((step, index) => {
     const tabId = uniqueId('by-hand-tab');
     const panelId = uniqueId('by-hand-panel');
-    const item = htmlElement('li', { role: 'presentation' }, null, tabList);
-    const tab = htmlElement('button', {
-      type: 'button', role: 'tab', id: tabId, 'aria-controls': panelId, class: 'by-hand-tab',
-    }, `${index + 1}. ${step.title}`, item);
-    tab.addEventListener('click', () => state.set(stepKey, index + 1));
-    tab.addEventListener('keydown', (event) => {
-      const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
-      let target = null;
-      if (moves[event.key]) target = (index + moves[event.key] + STEPS.length) % STEPS.length;
-      if (event.key === 'Home') target = 0;
-      if (event.key === 'End') target = STEPS.length - 1;
-      if (target === null) return;
-      event.preventDefault();
-      state.set(stepKey, target + 1);
-      tabs[target].focus();
-    });
-    tabs.push(tab);
-
+    tabs.push(createStepTab(tabList, step, index, { state, stepKey, tabs, tabId, panelId }));
     const built = stepPanel(right, step, index, { tabId, panelId });
     built.form.addEventListener('submit', (event) => {
       event.preventDefault();
-      check(index, built.guessInputs, built.feedback, false);
+      check(index, built, false);
     });
-    built.showAnswer.addEventListener('click', () => check(index, built.guessInputs, built.feedback, true));
+    built.showAnswer.addEventListener('click', () => check(index, built, true));
     stepPanels.push(built);
   });
 
   const tableRows = createStepsTable(right);
 
-  /**
-   * Grades the guesses of step `index` (0-based). The core's values are given only when every
-   * guess is right or `reveal` is set (the "Show the answer" button); otherwise each line says
-   * right, close or wrong with a direction, and the learner may try again.
-   */
-  function check(index, inputs, feedback, reveal) {
+  function check(index, { guessInputs, feedback }, reveal) {
     const result = getResult();
     if (!result) return;
-    const truth = truthOf(result, index);
-    const guesses = inputs.map((input) => parseNumber(input.value));
-    const unreadable = inputs.map((input) => isUnreadable(input.value));
-    inputs.forEach((input, j) => markUnreadable(input, unreadable[j]));
-    const verdicts = guesses.map((guess, j) => {
-      if (unreadable[j]) return 'unreadable';
-      return guess === null ? 'none' : judge(guess, truth[j]);
-    });
-    const earned = reveal || verdicts.every((v) => v === 'right');
-    feedback.replaceChildren();
-    verdicts.forEach((verdict, j) => {
-      const label = STEPS[index].guesses[j].replace(/^your /, '');
-      const text = verdictText(verdict, { label, guess: guesses[j], truth: truth[j], earned });
-      htmlElement('li', { class: `by-hand-verdict by-hand-verdict-${verdict}` }, text, feedback);
-    });
-    if (!earned) {
-      htmlElement('li', { class: 'by-hand-verdict by-hand-verdict-hint' },
-        'Change your numbers and press Check again, or press Show the answer.', feedback);
-    }
-    if (earned) onRevealed(index + 1);
+    if (gradeStep(index, { inputs: guessInputs, feedback, truth: truthOf(result, index), reveal })) onRevealed(index + 1);
   }
 
   return {
@@ -165,14 +193,8 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
     },
 
     /** Writes every step's working and the table; a step covered(s) shows "?". */
-    renderWorking({ q, keys, values, raw, scaled, weights, output }, covered) {
-      const shown = (s, text) => (covered(s) ? '?' : text);
-      const lineSets = [
-        keys.map((k, j) => `q\u00b7k${j + 1} = ${fmtVector(q, fmtComponent)}\u00b7${fmtVector(k, fmtComponent)} = ${shown(1, fmt(raw[j]))}`),
-        keys.map((_, j) => `${shown(1, fmt(raw[j]))} / \u221a2 = ${shown(2, fmt(scaled[j]))}`),
-        [`softmax(${covered(2) ? '[?, ?, ?]' : fmtVector(scaled)}) = ${covered(3) ? '?' : fmtVector(weights)}`],
-        [`${values.map((v, j) => `${shown(3, fmt(weights[j]))}\u00b7${fmtVector(v, fmtComponent)}`).join(' + ')} = ${covered(4) ? '?' : fmtVector(output)}`],
-      ];
+    renderWorking(result, covered) {
+      const lineSets = workingLines(result, covered);
       stepPanels.forEach(({ working, waiting }, i) => {
         working.replaceChildren();
         for (const text of lineSets[i]) htmlElement('li', {}, text, working);
@@ -183,10 +205,11 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
           ? `Step ${i} is still covered: work from your own step-${i} numbers, or check step ${i} (or show its answer) first.`
           : '';
       });
+      const { raw, scaled, weights, output } = result;
       const series = [raw, scaled, weights];
       tableRows.forEach(({ cells }, i) => {
         if (i === 3) cells[0].textContent = covered(4) ? '?' : fmtVector(output);
-        else cells.forEach((cell, j) => { cell.textContent = shown(i + 1, fmt(series[i][j])); });
+        else cells.forEach((cell, j) => { cell.textContent = covered(i + 1) ? '?' : fmt(series[i][j]); });
       });
     },
 
