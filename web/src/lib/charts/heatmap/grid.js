@@ -15,6 +15,42 @@ function moveFor(key, { row, col }, { rows, cols }) {
   }[key];
 }
 
+/** The cell under an event's target, with its row and column, or null off the cells. */
+function cellOf(target) {
+  const cell = target.closest?.(`.${CELL_CLASS}`);
+  return cell ? { cell, row: Number(cell.dataset.row), col: Number(cell.dataset.col) } : null;
+}
+
+/** Marks the cell under the pointer (heatmap-cell-hovered) and tells onHover({ row, col }, or null off the grid). */
+function followPointer(svg, cells, onHover) {
+  const unmark = () => cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
+  svg.addEventListener('pointerover', (event) => {
+    const at = cellOf(event.target);
+    if (!at) return;
+    unmark();
+    at.cell.classList.add('heatmap-cell-hovered');
+    onHover({ row: at.row, col: at.col });
+  });
+  svg.addEventListener('pointerleave', () => {
+    unmark();
+    onHover(null);
+  });
+}
+
+/** Names every cell by describe(i, j) as its accessible name and tooltip, writing only the names that changed. */
+function nameCells(cells, names, { rows, cols, describe }) {
+  for (let i = 0; i < rows; i += 1) {
+    for (let j = 0; j < cols; j += 1) {
+      const index = i * cols + j;
+      const name = describe(i, j);
+      if (names[index] === name) continue;
+      cells[index].setAttribute('aria-label', name);
+      cells[index].firstChild.textContent = name;
+      names[index] = name;
+    }
+  }
+}
+
 /**
  * @param {object} parts
  * @param {HTMLElement} parts.wrapper   the map's outer element: focus listeners go here
@@ -34,11 +70,6 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   const readoutId = uniqueId('heatmap-readout');
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
   svg.setAttribute('aria-describedby', readoutId);
-
-  const cellOf = (target) => {
-    const cell = target.closest?.(`.${CELL_CLASS}`);
-    return cell ? { cell, row: Number(cell.dataset.row), col: Number(cell.dataset.col) } : null;
-  };
 
   function showReadout() {
     const focusInside = wrapper.contains(document.activeElement);
@@ -84,20 +115,10 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
     // Focus may be moving to another cell; read the readout after it lands.
     queueMicrotask(showReadout);
   });
-  svg.addEventListener('pointerover', (event) => {
-    const at = cellOf(event.target);
-    if (!at) return;
-    hovered = { row: at.row, col: at.col };
-    lastInput = 'pointer';
+  followPointer(svg, cells, (at) => {
+    hovered = at;
+    if (at) lastInput = 'pointer';
     marks.hoverAt(hovered);
-    cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
-    at.cell.classList.add('heatmap-cell-hovered');
-    showReadout();
-  });
-  svg.addEventListener('pointerleave', () => {
-    hovered = null;
-    marks.hoverAt(null);
-    cells.forEach((c) => c.classList.remove('heatmap-cell-hovered'));
     showReadout();
   });
   if (onActivateCell) {
@@ -117,16 +138,7 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
 
     /** Names every cell again (after new values), writing only the names that changed. */
     renameCells() {
-      for (let i = 0; i < rows; i += 1) {
-        for (let j = 0; j < cols; j += 1) {
-          const index = i * cols + j;
-          const name = describe(i, j);
-          if (names[index] === name) continue;
-          cells[index].setAttribute('aria-label', name);
-          cells[index].firstChild.textContent = name;
-          names[index] = name;
-        }
-      }
+      nameCells(cells, names, { rows, cols, describe });
     },
 
     /** Names a row for assistive technology. */
