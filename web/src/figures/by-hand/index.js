@@ -24,7 +24,13 @@ import {
 import { createStepper } from './stepper.js';
 import { createVectorsPanel } from './vectors.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
-import './by-hand.css'; // this figure's styles, bundled into styles.css
+// This figure's styles, bundled into styles.css in this order: the shared rules, then each part's.
+import './by-hand.css';
+import './planes.css';
+import './fields.css';
+import './stepper.css';
+import './table.css';
+import './code-and-compare.css';
 
 export { SETTINGS };
 export { codeLines, judge } from './model.js';
