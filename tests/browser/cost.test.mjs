@@ -167,7 +167,7 @@ test('unticking "same as n" lets m differ, and the bytes per number scale the me
   await expectAmount(view.perHead, 196 * 10 * 4 / 1e3, 'kB', 0.05, 'one head with m = 10');
   await view.bytes.selectOption('2');
   await expectAmount(view.perHead, 196 * 10 * 2 / 1e3, 'kB', 0.05, 'one head in 16-bit floats');
-  await page.waitForFunction(() => location.search.includes('cost.same=no') && location.search.includes('cost.m=10'));
+  await page.waitForFunction(() => location.search.includes('cost.same=off') && location.search.includes('cost.m=10'));
   assert.deepEqual(problems, []);
 });
 

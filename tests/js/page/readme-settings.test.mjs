@@ -51,9 +51,13 @@ function listedNames(settings, keys) {
   return names;
 }
 
-/** Checks a "(…)" detail against a schema: "0–7", "0/1", "yes/no" or a list of choices. */
+/** Checks a "(…)" detail against a schema: "0–7", "0/1", "on or off" or a list of choices. */
 function checkDetail(name, detail, schema) {
   const head = detail.split(':')[0].trim();
+  if (head === 'on or off' || schema.type === 'boolean') {
+    assert.equal(head === 'on or off' && schema.type, 'boolean', `${name}: "on or off" is an on/off setting, and an on/off setting reads "on or off"`);
+    return;
+  }
   const range = /^(-?[\d.]+)–(-?[\d.]+)$/.exec(head);
   if (range) {
     assert.deepEqual([schema.min, schema.max], [Number(range[1]), Number(range[2])], `${name}: range ${head}`);

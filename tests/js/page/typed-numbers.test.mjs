@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseCount, readCount, readNumber } from '../../../web/src/lib/controls/number-field.js';
 import { SETTINGS, nearestDivisor, resolveSettings } from '../../../web/src/figures/cost/settings.js';
+import { createStore } from '../../../web/src/lib/state/store.js';
 
 test('a decimal point or a decimal comma, a real minus sign; no thousands separators, no other notations', () => {
   const cases = [
@@ -43,11 +44,11 @@ test('cost: h moves to the nearest divisor of d_model; d_model, n and m shrink u
     const [N, M, D, H, B] = [n, m, d, h, b].map(BigInt);
     return N * M * D <= EXACT && 2n * (N + M) * D * D <= EXACT && N * M * B * H <= EXACT && 4n * D * D * B <= EXACT;
   };
-  for (const over of [{ 'cost.n': 1e12 }, { 'cost.n': 1e12, 'cost.m': 1e12, 'cost.same': 'no' }, { 'cost.n': 1e12, 'cost.m': 3, 'cost.same': 'no' },
+  for (const over of [{ 'cost.n': 1e12 }, { 'cost.n': 1e12, 'cost.m': 1e12, 'cost.same': false }, { 'cost.n': 1e12, 'cost.m': 3, 'cost.same': false },
     { 'cost.d': 1e12, 'cost.h': 1e12, 'cost.bytes': '8' }]) {
     const asked = { ...defaults, ...over };
     const v = { ...asked, ...moves(over) };
-    const same = v['cost.same'] === 'yes';
+    const same = v['cost.same'];
     const layer = (cap) => ({
       n: Math.min(asked['cost.n'], cap), m: Math.min(same ? asked['cost.n'] : asked['cost.m'], cap),
       d: v['cost.d'], h: v['cost.h'], b: Number(v['cost.bytes']),
@@ -58,4 +59,27 @@ test('cost: h moves to the nearest divisor of d_model; d_model, n and m shrink u
     assert.ok(fits(layer(cap)), `${JSON.stringify(v)} fits`);
     assert.ok(!fits(layer(cap + 1)), `${JSON.stringify(v)}: a length one longer would not`);
   }
+});
+
+test('cost: "same as n" is an on/off setting; links that said yes or no still read', () => {
+  const open = (search) => {
+    const notices = [];
+    const written = [];
+    const state = createStore({ search, onNotice: (text) => notices.push(text), writeSearch: (text) => written.push(text) });
+    state.constrain('cost', resolveSettings);
+    state.defineAll(SETTINGS);
+    return { state, notices, written };
+  };
+  assert.equal(open('').state.get('cost.same'), true);
+  for (const [search, same] of [['?cost.same=no', false], ['?cost.same=off', false], ['?cost.same=yes', true], ['?cost.same=on', true]]) {
+    const { state, notices } = open(search);
+    assert.equal(state.get('cost.same'), same, search);
+    assert.deepEqual(notices, [], `${search} is read without a note`);
+  }
+  const { state, written } = open('');
+  state.set('cost.same', false);
+  assert.equal(written.at(-1), '?cost.same=off');
+  const maybe = open('?cost.same=maybe');
+  assert.equal(maybe.state.get('cost.same'), true);
+  assert.match(maybe.notices[0], /cost\.same = maybe, which is not on or off; using on/);
 });

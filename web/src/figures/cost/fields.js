@@ -61,7 +61,7 @@ export function createCostFields(body, { state, onEdit }) {
       fields.m.input.value = String(state.get('cost.m'));
       fields.d.input.value = String(state.get('cost.d'));
       fields.h.input.value = String(state.get('cost.h'));
-      same.set(state.get('cost.same') === 'yes');
+      same.set(state.get('cost.same'));
       bytes.set(state.get('cost.bytes'));
       syncSame();
     },

@@ -119,7 +119,7 @@ export function mount(element, { lab, state, lifetime }) {
       state.setMany([
         ['cost.n', setup.n],
         ...(inputs.same ? [] : [['cost.m', setup.m]]),
-        ['cost.same', inputs.same ? 'yes' : 'no'],
+        ['cost.same', inputs.same],
         ['cost.d', setup.dModel],
         ['cost.h', setup.heads],
         ['cost.bytes', String(setup.bytesPerNumber)],

@@ -6,7 +6,7 @@
 
 export const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 // h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
-export const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: 'yes' };
+export const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: true };
 export const BYTE_CHOICES = [
   { value: '2', text: '2 (16-bit floats)' },
   { value: '4', text: '4 (32-bit floats)' },
@@ -18,7 +18,8 @@ const whole = (fallback) => ({ type: 'integer', min: 1, max: LARGEST, default: f
 export const SETTINGS = {
   'cost.n': whole(DEFAULTS.n),
   'cost.m': whole(DEFAULTS.m),
-  'cost.same': { type: 'enum', values: ['yes', 'no'], default: DEFAULTS.same },
+  // "same as n": m = n (self-attention). A toggle shows it; links before it was on/off say yes/no.
+  'cost.same': { type: 'boolean', default: DEFAULTS.same },
   'cost.d': whole(DEFAULTS.d),
   'cost.h': whole(DEFAULTS.h),
   'cost.bytes': { type: 'enum', values: BYTE_CHOICES.map((c) => c.value), default: DEFAULTS.bytes },
@@ -67,7 +68,7 @@ export function nearestDivisor(d, h) {
 export function resolveSettings(values, { name = (key) => key } = {}) {
   const moves = [];
   const b = Number(values['cost.bytes']);
-  const same = values['cost.same'] === 'yes';
+  const same = values['cost.same'] === true;
   let { 'cost.n': n, 'cost.m': m, 'cost.d': d, 'cost.h': h } = values;
   const dMax = widest(b);
   if (d > dMax) {
