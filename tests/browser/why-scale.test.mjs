@@ -248,7 +248,8 @@ test('Part A at d_k = 256 and 1024: ratios with 3 significant digits and a power
       assert.ok(Math.abs(raw.value / 10 ** expectedRaw - 1) < 0.006, `${name} keys at ${dk}: raw ${rawText} against 10^${expectedRaw}`);
     }
   }
-  // The issue's two cases: 1.55×10¹³ (two keys at 1024) and 5.41×10¹² (four keys at 256).
+  // The figure must print these two exactly: 1.55×10¹³ (two keys at 1024) and 5.41×10¹² (four
+  // keys at 256), three significant digits with a power of ten, never Infinity.
   assert.equal(await readout('four keys: gradient factor grows by').innerText(), '5.41×10¹²×');
   await view.width.selectOption('1024');
   assert.equal(await readout('two keys: gradient factor grows by').innerText(), '1.55×10¹³×');

@@ -1,6 +1,7 @@
-// One validation, at the API's edge: every bad argument of issue 8 (items 2, 5 and 6) is
-// refused with a message that names the argument, what was expected and what came, and a
-// call over the work budget is refused before it starts, with its size and the limit.
+// One validation, at the API's edge: every bad argument (an option outside its closed set, a
+// mask that is not 0/1, a count or a type out of place) is refused with a message that names the
+// argument, what was expected and what came, and a call over the work budget is refused before
+// it starts, with its size and the limit.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { LIMITS, at, matrix } from '../../../cpp/bindings/attention-lab.js';
