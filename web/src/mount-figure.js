@@ -52,7 +52,7 @@ function setStatus(place, text, isError = false) {
 let startFailureAnnounced = false;
 
 /** The reason the core could not start, in a reader's words rather than the loader's. */
-export function plainStartReason(error) {
+function plainStartReason(error) {
   const text = `${error?.name ?? ''} ${error?.message ?? ''}`;
   // A Content-Security-Policy refusal is a CompileError too, but it names the policy.
   if (/Content.Security|wasm-unsafe-eval|unsafe-eval|Refused to (compile|instantiate)/i.test(text)) {

@@ -33,7 +33,6 @@ import './table.css';
 import './code-and-compare.css';
 
 export { SETTINGS };
-export { codeLines, judge } from './model.js';
 
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);

@@ -6,7 +6,7 @@
 
 export const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
 // h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
-export const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: true };
+const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: true };
 export const BYTE_CHOICES = [
   { value: '2', text: '2 (16-bit floats)' },
   { value: '4', text: '4 (32-bit floats)' },

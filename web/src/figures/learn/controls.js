@@ -5,7 +5,7 @@ import { createPicker } from '../../lib/controls/picker.js';
 import { createSlider } from '../../lib/controls/slider.js';
 import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
 
-export const KEY_WIDTHS = ['4', '8', '16', '32', '64', '128', '256', '512'];
+const KEY_WIDTHS = ['4', '8', '16', '32', '64', '128', '256', '512'];
 const RATE = { min: 0.01, max: 5, default: 0.5 };
 export const SEED = { min: 0, max: 999_999, default: 1 };
 const TASKS = [

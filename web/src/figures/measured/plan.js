@@ -6,7 +6,7 @@
 import { formatAmount, formatBytes, formatCount, formatDuration } from '../../lib/format/index.js';
 
 /** The smallest n a run times; the sizes double from here up to the largest asked for. */
-export const SMALLEST_N = 8;
+const SMALLEST_N = 8;
 /** The largest sizes a learner may pick (measured.nmax). */
 export const LARGEST_CHOICES = [64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384];
 /** The two forms, in the order each size times them. */
@@ -18,7 +18,7 @@ export const BYTES = { float32: 4, float64: 8 };
  * output, as copies the page owns (the core held as much again while it ran). In float64 at
  * n = 4,096 that would be about 400 MB returned and 800 MB in all, enough to end a phone's tab.
  */
-export const PAGE_MEMORY_BUDGET_BYTES = 250e6;
+const PAGE_MEMORY_BUDGET_BYTES = 250e6;
 /** One call that takes longer than this ends its form: the next size would take about 4 times as long. */
 export const CALL_BUDGET_SECONDS = 2;
 

@@ -6,7 +6,7 @@
 export const MIN_CONTRAST = 4.5; // WCAG AA for text under 18.66 px bold / 24 px
 
 // The inks, as styles.css draws them (--al-on-dark, --al-on-light, --al-on-mid).
-export const INKS = {
+const INKS = {
   light: '#ffffff',
   dark: '#1d1f24',
   black: '#000000',
@@ -26,7 +26,7 @@ export function luminance(colour) {
 }
 
 /** Contrast ratio of two relative luminances, 1…21. */
-export function contrastRatio(a, b) {
+function contrastRatio(a, b) {
   return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 

@@ -3,7 +3,7 @@
 // that it fits the quantity: 0.03 for a weight of 0.029 is right, 0 for it is wrong (it is
 // the misconception that the key gets no weight at all), and 0.39 for 0.401 is right.
 
-export const TOLERANCE = Object.freeze({
+const TOLERANCE = Object.freeze({
   rightRelative: 0.03, rightFloor: 0.0005,
   closeRelative: 0.15, closeFloor: 0.002,
 });

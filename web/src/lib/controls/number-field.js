@@ -18,7 +18,7 @@ const SPACE_BETWEEN_DIGITS = /\d[\s_'\u2009\u202f\u00a0]+\d/;
 
 // Why a text was refused, to follow "“…” is": said beside the field.
 export const SEPARATORS = 'written with thousands separators, which are not read here (type 1000, not 1,000 or 1\u00a0000)';
-export const COMMA_IN_COUNT = 'not a whole number: a comma is a decimal mark here (type 1000, not 1,000)';
+const COMMA_IN_COUNT = 'not a whole number: a comma is a decimal mark here (type 1000, not 1,000)';
 
 /**
  * Reads a typed number by the page's one rule. Returns { value, problem }: value is the number

@@ -14,7 +14,7 @@ const PRESSING_CONTROLS = 'button, summary, a[href], input[type="checkbox"], inp
   + '[role="switch"], [role="checkbox"], [role="tab"], select';
 
 /** True when the figure's own control under the key press uses this key. */
-export function controlUsesKey(target, key) {
+function controlUsesKey(target, key) {
   if (!(target instanceof Element)) return false;
   if (key === 'Escape' || key === 'Tab') return false;
   if (target.closest(TYPING_FIELDS)) return true;

@@ -51,7 +51,7 @@ function csvLines(rows) {
  * and a few sums and products spend the last ones: −1.9999999999999998 is −2, 8.88e−16 next to
  * entries of size 1 is 0). JSON keeps every float64 exactly as the core returned it.
  */
-export const CSV_DIGITS = 12;
+const CSV_DIGITS = 12;
 export function roundForCsv(values) {
   let scale = 0;
   for (const row of values) for (const v of row) if (v !== null) scale = Math.max(scale, Math.abs(v));

@@ -13,7 +13,7 @@ const escapeText = (text) => String(text).replaceAll('&', '&amp;').replaceAll('<
  * "<!--" would switch the parser into its escaped mode. Inside the script's strings and regular
  * expressions (the only places the minified code can hold them), "<\/" and "<\!" read the same.
  */
-export function inlineScriptText(source) {
+function inlineScriptText(source) {
   return source.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
 }
 

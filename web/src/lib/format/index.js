@@ -24,7 +24,7 @@ export function superscript(exponent) {
 }
 
 /** A value in scientific notation with `decimals` decimals: "3.10e−7" (or, with `times`, "3.1×10⁻⁷"). */
-export function formatScientific(value, decimals, { times = false } = {}) {
+function formatScientific(value, decimals, { times = false } = {}) {
   const [mantissa, exponent] = formatter(`.${decimals}e`)(value).split('e');
   return times ? `${mantissa}\u00d710${superscript(Number(exponent))}` : `${mantissa}e${formatter('d')(Number(exponent))}`;
 }

@@ -28,7 +28,7 @@ function plain(value, digits) {
  * A positive magnitude from its base-10 logarithm, with `digits` significant digits: plain
  * between 10^lowest and 10^highest (exclusive), with a power of ten outside.
  */
-export function formatFromLog10(log10, { digits = 3, lowest = -3, highest = 4 } = {}) {
+function formatFromLog10(log10, { digits = 3, lowest = -3, highest = 4 } = {}) {
   if (!Number.isFinite(log10)) return NOT_FINITE;
   let exponent = Math.floor(log10);
   let mantissa = Number((10 ** (log10 - exponent)).toPrecision(digits));

@@ -7,7 +7,7 @@ import { quoteToken } from './index.js';
 export const TOY_SENTENCE_LENGTH = 8;
 
 /** Spoken names of tokens: “cat” (1). */
-export function tokenNamesOf(tokens) {
+function tokenNamesOf(tokens) {
   return tokens.map((token, i) => `${quoteToken(token)} (${i})`);
 }
 
