@@ -10,13 +10,12 @@ import { createLearnControls, MAX_STEPS, SEED, SETTINGS } from './controls.js';
 import { createCurves } from './curves.js';
 import { COPIES, createLearnReadouts, formatMeasure } from './readouts.js';
 import { createRunner } from './runner.js';
+import { runSummary, stopReason, TARGET_LOSS } from './target.js';
 import './learn.css'; // this figure's styles, bundled into styles.css
 
 export { SETTINGS };
 
 const TOKENS = 8;
-// Progress is announced at most this often while training runs, never on every step.
-const ANNOUNCE_EVERY_MS = 5000;
 
 export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
@@ -24,7 +23,9 @@ export function mount(element, { lab, state, lifetime }) {
   const body = figureBody(element, 'figure-body learn');
   const { playButton, stepButton, resetButton, newSeedButton, counter, rateSlider, seedInput, show } =
     createLearnControls(body, state);
-  const announcer = htmlElement('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }, null, body);
+  // One status line, seen and read out alike: it changes only when something happens (a start,
+  // a copy reaching the target, a stop, a reset), never with the step counter.
+  const status = htmlElement('p', { class: 'learn-status', role: 'status', 'aria-live': 'polite' }, null, body);
   const readouts = createLearnReadouts(body, { tokens: TOKENS });
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
 
@@ -32,7 +33,7 @@ export function mount(element, { lab, state, lifetime }) {
   const curves = createCurves();
   let session = null;
   let sessionKey = '';
-  let lastAnnounced = 0;
+  let stopped = null; // why the last run stopped, until the next start or reset
 
   // Every step of both curves, offered in the Export menu once there is a step to offer.
   let unregisterCurves = null;
@@ -83,9 +84,16 @@ export function mount(element, { lab, state, lifetime }) {
     return now;
   }
 
+  let standing = null;
+  const diverged = { scaled: false, unscaled: false }; // as the last train() call showed
+  const standingFromCurves = () => Object.fromEntries(COPIES.map(({ which }) => [which,
+    { reachedAt: curves.firstBelow(which, TARGET_LOSS), steps: curves.length(which), diverged: diverged[which] }]));
   function drawAll({ measure = true } = {}) {
     const now = refreshFromCore({ measure });
     counterSteps = Math.max(now.scaled.steps, now.unscaled.steps);
+    for (const { which } of COPIES) diverged[which] = now[which].diverged;
+    standing = standingFromCurves();
+    readouts.showTarget(standing);
     readouts.showRightKeys(Array.from(now.answers, String));
     counter.textContent = formatCount(taken());
     readouts.showCurves(curves);
@@ -93,28 +101,33 @@ export function mount(element, { lab, state, lifetime }) {
   }
   readouts.tableBox.addEventListener('toggle', () => { if (readouts.tableBox.open) readouts.fillTable(curves); });
 
-  function announce(force = false) {
-    const time = performance.now();
-    if (!force && time - lastAnnounced < ANNOUNCE_EVERY_MS) return;
-    lastAnnounced = time;
-    const s = curves.shown('scaled');
-    const u = curves.shown('unscaled');
-    if (!s || !u) return;
-    announcer.textContent = `Step ${formatCount(taken())}: loss ${formatMeasure(s.loss)} scaled, ${formatMeasure(u.loss)} unscaled.`;
+  /** Puts the run's summary in the status line when it says something new. */
+  function announce() {
+    const text = runSummary(standing, taken(), { running: runner.running, stopped });
+    if (status.textContent !== text) status.textContent = text;
   }
 
   function trainSteps(count) {
     const out = session.train(count);
     curves.append('scaled', out.scaled);
     curves.append('unscaled', out.unscaled);
+    // A copy that stopped short of the steps asked for has diverged (training.js).
+    for (const { which } of COPIES) if (out[which].step.length < count) diverged[which] = true;
     counterSteps += count; // drawAll reads the exact counts back from the core
     offerCurves(true);
   }
 
   const runner = createRunner({
     train: trainSteps,
-    afterSlice: () => {
-      drawAll({ measure: false });
+    afterSlice: (redraw) => {
+      // Off screen nothing is drawn; the stop rule reads the curves, which every slice keeps.
+      if (redraw && visible) drawAll({ measure: false });
+      else standing = standingFromCurves();
+      const reason = stopReason(standing, taken(), replayTo > 0 ? replayTo : MAX_STEPS);
+      if (reason && replayTo === 0) {
+        stopped = reason;
+        runner.pause();
+      }
       announce();
     },
     remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - taken(),
@@ -127,7 +140,7 @@ export function mount(element, { lab, state, lifetime }) {
         guarded(() => drawAll({ measure: true }));
         // The link now reproduces this run up to here.
         state.set('learn.steps', taken());
-        announce(true);
+        announce();
       }
     },
   });
@@ -142,24 +155,30 @@ export function mount(element, { lab, state, lifetime }) {
   }
 
   playButton.addEventListener('click', () => guarded(() => {
-    if (runner.running) runner.pause();
-    else if (taken() < MAX_STEPS) runner.start();
+    if (runner.running) {
+      runner.pause();
+    } else if (taken() < MAX_STEPS) {
+      stopped = null;
+      runner.start();
+      announce();
+    }
   }));
   stepButton.addEventListener('click', () => guarded(() => {
     if (runner.running || taken() >= MAX_STEPS) return;
     trainSteps(1);
     drawAll();
     state.set('learn.steps', taken());
-    announce(true);
+    announce();
   }));
   resetButton.addEventListener('click', () => guarded(() => {
     runner.pause();
+    stopped = null;
     session.reset();
     curves.clear();
     offerCurves(false);
     drawAll();
     state.set('learn.steps', 0);
-    announce(true);
+    announce();
   }));
   newSeedButton.addEventListener('click', () => {
     const seed = state.get('learn.seed');
@@ -176,7 +195,9 @@ export function mount(element, { lab, state, lifetime }) {
       guarded(() => {
         const wasRunning = runner.running;
         ensureSession();
+        stopped = null;
         drawAll();
+        announce();
         if (!wasRunning) state.set('learn.steps', 0);
       });
     });
@@ -198,8 +219,18 @@ export function mount(element, { lab, state, lifetime }) {
     runner.pause();
   });
 
+  // Drawn only while some of it is on screen; a figure scrolled away keeps training.
+  let visible = true;
+  const watcher = new IntersectionObserver((entries) => {
+    visible = entries.some((entry) => entry.isIntersecting);
+    if (visible && runner.running) drawAll({ measure: false });
+  });
+  watcher.observe(element);
+  lifetime?.add(() => watcher.disconnect());
+
   seedInput.value = String(state.get('learn.seed'));
   ensureSession();
   drawAll();
+  announce();
   if (replayTo > 0) runner.start();
 }
