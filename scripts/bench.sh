@@ -20,4 +20,6 @@ if ! cmake --build build/native --target attention_kernels_benchmark -j 2; then
 fi
 # The kernels one by one (Q·Kᵀ, the softmax rows, P·V; portable and SIMD sets), as WebAssembly.
 NODE_PATH=/usr/share/nodejs cmake --build build/wasm --target attention_kernels_timing -j 2
+# The learn figure's training speed (steps per second, steps to the target), folded in by bench.mjs.
+node scripts/bench-learn.mjs "$@"
 exec node --expose-gc scripts/bench.mjs "$@"

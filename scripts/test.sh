@@ -10,7 +10,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
-step() { printf '\n=== %s ===\n' "$*"; }
+# Each step's heading says how long the run has taken so far, so a slow step shows in CI's log.
+started=$SECONDS
+step() { printf '\n=== %s (at %d min %02d s) ===\n' "$*" $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)); }
 
 step "native build and tests"
 bash scripts/build-core.sh native
@@ -43,3 +45,4 @@ for file in tests/browser/*.test.mjs; do
 done
 node --test --test-concurrency=2 "${together[@]}"
 node --test --test-concurrency=1 "${alone[@]}"
+step "done"

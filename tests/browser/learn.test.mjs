@@ -31,6 +31,9 @@ function learnView(root) {
   return view;
 }
 
+// A count as the page prints it: thin spaces between thousands.
+const spaced = (n) => n.toLocaleString('en-US').replaceAll(',', '\u2009');
+
 async function waitForSteps(page, view, atLeast, timeout = 120_000) {
   const handle = await view.counter.elementHandle();
   await page.waitForFunction(
@@ -132,5 +135,39 @@ test('on a phone the figure fits the width and still trains', async () => {
   await view.start.tap();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the screen`);
+  assert.deepEqual(problems, []);
+});
+
+test('Start at d_k = 256 says at which step the scaled copy reached the target, and that the unscaled one did not', async () => {
+  // The step the core's own records give, computed here with the same session settings.
+  const { loadLab } = await import('../js/load-lab.mjs');
+  const lab = await loadLab();
+  const reference = lab.createTraining({ dk: 256, seed: 1, tokens: 8 });
+  const losses = reference.train(3000);
+  reference.dispose();
+  const reachedAt = losses.scaled.loss.findIndex((loss) => loss < 0.05);
+  assert.ok(reachedAt > 0, `the scaled copy reaches 0.05 within 3,000 steps (${reachedAt})`);
+  const unscaledBy = losses.unscaled.loss.slice(0, reachedAt + 1).findIndex((loss) => loss < 0.05);
+  assert.equal(unscaledBy, -1, 'the unscaled copy has not reached it by then');
+
+  const { page, problems } = await session.openPage({ search: 'embed.html?figure=learn&dk=256&seed=1' });
+  const view = learnView(page);
+  const status = page.getByRole('status').filter({ hasText: /Scaled copy/ });
+  await view.start.click();
+  const said = `Scaled copy: reached loss < 0.05 at step ${spaced(reachedAt)}.`;
+  await page.waitForFunction((text) => [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent.includes(text)),
+    said, { timeout: 120_000, polling: 100 });
+  assert.match(await status.innerText(), /Unscaled copy: loss < 0\.05 not reached yet|Unscaled copy: not reached loss < 0\.05 by step/);
+  // Each copy's own line says the same.
+  assert.ok((await page.locator('.learn-target').first().innerText()).includes(`reached loss < 0.05 at step ${spaced(reachedAt)}`));
+  assert.match(await page.locator('.learn-target').nth(1).innerText(), /not reached/);
+  // The loss chart lists the target as a line of its own.
+  assert.ok(await page.getByText('target: loss 0.05').count() >= 1);
+  // Pause: the status names the step the counter shows, and the run's standing.
+  await view.start.click();
+  const steps = await view.steps();
+  await page.waitForFunction((n) => document.querySelector('[role="status"].learn-status').textContent.startsWith(`Step ${n}`),
+    spaced(steps), { timeout: 5000 });
+  assert.match(await status.innerText(), /Unscaled copy: not reached loss < 0\.05 by step/);
   assert.deepEqual(problems, []);
 });

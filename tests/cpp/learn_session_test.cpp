@@ -212,8 +212,8 @@ TEST(LearnSession, HugeRunsAreRefusedByTheBudget) {
   s.key_width = 4096;
   s.shape = {64, 64, 64};
   LearnSession session(s);  // one step fits the budget …
-  EXPECT_THAT(invalid_argument_message([&] { session.train(50); }), HasSubstr("multiply-adds in one call"));
-  EXPECT_EQ(session.steps_taken(Scaling::ByRootDk), 0);  // … fifty do not, and nothing was done
+  EXPECT_THAT(invalid_argument_message([&] { session.train(100); }), HasSubstr("multiply-adds in one call"));
+  EXPECT_EQ(session.steps_taken(Scaling::ByRootDk), 0);  // … a hundred do not, and nothing was done
 }
 
 }  // namespace

@@ -147,6 +147,46 @@ TEST(LearnGradient, TaskLossThroughTheOutputs) {
   }
 }
 
+// A step's gradients come from the d×d products A = W_Q W_Kᵀ / s and G = Σ_b X_qbᵀ dS_b X_mb
+// (training.cpp); they must equal the sum over sequences of the plain per-sequence pair,
+// head_forward and head_backward, which reads like the maths.
+TEST(LearnGradient, BatchedStepEqualsTheSumOverSequences) {
+  for (const Task task : {Task::PreviousToken, Task::MatchingType}) {
+    for (const int key_width : {4, 256}) {
+      LearnSettings settings;
+      settings.task = task;
+      settings.key_width = key_width;
+      LearnSession session(settings);
+      session.train(30);
+      for (const Scaling scaling : {Scaling::ByRootDk, Scaling::Unscaled}) {
+        const double divisor = scaling == Scaling::ByRootDk ? std::sqrt(double(key_width)) : 1.0;
+        const Projections& w = session.projections(scaling);
+        const TaskData& data = session.data();
+        const Eigen::Index total = static_cast<Eigen::Index>(data.targets.size()) * data.targets[0].size();
+        Projections sum{Matrix::Zero(w.W_Q.rows(), w.W_Q.cols()), Matrix::Zero(w.W_K.rows(), w.W_K.cols()),
+                        Matrix::Zero(w.W_V.rows(), w.W_V.cols())};
+        double squared = 0;
+        for (std::size_t b = 0; b < data.targets.size(); ++b) {
+          const HeadForward f = head_forward(data.queries[b], data.memories[b], w, divisor);
+          squared += (f.O - data.targets[b]).squaredNorm();
+          const Projections g = head_backward(data.queries[b], data.memories[b], f,
+                                              squared_error_backward(f.O, data.targets[b], total), divisor);
+          sum.W_Q += g.W_Q;
+          sum.W_K += g.W_K;
+          sum.W_V += g.W_V;
+        }
+        const Evaluation e = evaluate(data, w, divisor);
+        SCOPED_TRACE(::testing::Message() << "dk " << key_width << (scaling == Scaling::ByRootDk ? " scaled" : " unscaled"));
+        EXPECT_NEAR(e.record.loss, squared / static_cast<double>(total), 1e-12);
+        EXPECT_LE((e.gradients.W_Q - sum.W_Q).norm(), 1e-10 * sum.W_Q.norm());
+        EXPECT_LE((e.gradients.W_K - sum.W_K).norm(), 1e-10 * sum.W_K.norm());
+        EXPECT_LE((e.gradients.W_V - sum.W_V).norm(), 1e-10 * sum.W_V.norm());
+        EXPECT_GT(sum.W_Q.norm(), 0);
+      }
+    }
+  }
+}
+
 TEST(LearnTask, PreviousTokenTargetsAreTheContentOfTheTokenBefore) {
   Random random(5);
   const TaskData data = make_task(Task::PreviousToken, {6, 3, 2}, random);

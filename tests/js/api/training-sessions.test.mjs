@@ -81,9 +81,9 @@ test('bad settings and calls are refused by name, and cost nothing', () => {
     [() => lab.createTraining({ seed: 1.5 }), /seed must be a whole number/],
     [() => lab.createTraining({ width: 3 }), /unknown option "width"/],
   ];
-  // The widest setting: one step fits the work budget, fifty do not, and nothing is done.
+  // The widest setting: one step fits the work budget, a hundred do not, and nothing is done.
   const wide = lab.createTraining({ dk: 4096, tokens: 64, contentWidth: 64, sequences: 64 });
-  assert.throws(() => wide.train(50), /the multiply-adds of 50 steps would be \d+, more than the limit/);
+  assert.throws(() => wide.train(100), /the multiply-adds of 100 steps would be \d+, more than the limit/);
   assert.equal(wide.state().scaled.steps, 0);
   wide.dispose();
   const session = lab.createTraining({ dk: 8 });

@@ -47,6 +47,19 @@ export function createCurves() {
       const latest = this.latest(which);
       return c.current && (!latest || c.current.step > latest.step) ? c.current : latest;
     },
+    /**
+     * The first step whose loss is below `value`, or null. Steps are only ever appended, so the
+     * scan goes on from where the last call left it.
+     */
+    firstBelow(which, value) {
+      const c = copies[which];
+      if (c.below?.value !== value) c.below = { value, at: null, scanned: 0 };
+      const b = c.below;
+      for (; b.at === null && b.scanned < c.loss.length; b.scanned++) {
+        if (c.loss[b.scanned] < value) b.at = c.step[b.scanned];
+      }
+      return b.at;
+    },
     length(which) {
       return copies[which].step.length;
     },

@@ -8,36 +8,43 @@ import { figureBody, htmlElement } from '../../lib/dom/elements.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { formatCount } from '../../lib/format/index.js';
 import { createLearnControls, MAX_STEPS, SEED, SETTINGS } from './controls.js';
-import { COPIES, createLearnReadouts, formatMeasure } from './readouts.js';
+import { COPIES, createLearnReadouts } from './readouts.js';
 import { createRunner } from './runner.js';
 import { createLearnDriver } from './session.js';
+import { runSummary, stopReason, TARGET_LOSS } from './target.js';
 import './learn.css'; // this figure's styles, bundled into styles.css
 
 export { SETTINGS };
 
 const TOKENS = 8;
-// Progress is announced at most this often while training runs, never on every step.
-const ANNOUNCE_EVERY_MS = 5000;
 
 export function mount(element, { lab, state, lifetime }) {
   state.defineAll(SETTINGS);
 
   const body = figureBody(element, 'figure-body learn');
   const controls = createLearnControls(body, state);
-  const announcer = htmlElement('p', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' }, null, body);
+  // One status line, seen and read out alike: it changes only when something happens (a start,
+  // a copy reaching the target, a stop, a reset), never with the step counter.
+  const status = htmlElement('p', { class: 'learn-status', role: 'status', 'aria-live': 'polite' }, null, body);
   const readouts = createLearnReadouts(body, { tokens: TOKENS });
   const problem = htmlElement('p', { class: 'figure-error', role: 'alert', hidden: '' }, null, body);
 
   const driver = createLearnDriver({ lab, state, tokens: TOKENS, onHasSteps: curvesExport(element, () => driver.curves) });
-  const view = createLearnView({ driver, readouts, counter: controls.counter, announcer, problem });
+  const view = createLearnView({ driver, readouts, counter: controls.counter, status, problem });
   readouts.tableBox.addEventListener('toggle', () => { if (readouts.tableBox.open) readouts.fillTable(driver.curves); });
 
   let replayTo = state.get('learn.steps');
   const runner = createRunner({
     train: driver.train,
-    afterSlice: () => {
-      view.draw({ measure: false });
-      view.announce();
+    afterSlice: (redraw) => {
+      // Off screen nothing is drawn; the stop rule reads the curves, which every slice keeps.
+      if (redraw && visible) view.draw({ measure: false });
+      const reason = stopReason(driver.standing(TARGET_LOSS), driver.taken(), MAX_STEPS);
+      if (reason && replayTo === 0) {
+        view.stopped = reason;
+        runner.pause();
+      }
+      view.announce(runner.running);
     },
     remaining: () => (replayTo > 0 ? replayTo : MAX_STEPS) - driver.taken(),
     onRunningChange: (running) => {
@@ -49,7 +56,7 @@ export function mount(element, { lab, state, lifetime }) {
         guarded(() => view.draw({ measure: true }));
         // The link now reproduces this run up to here.
         state.set('learn.steps', driver.taken());
-        view.announce(true);
+        view.announce(false);
       }
     },
   });
@@ -76,9 +83,19 @@ export function mount(element, { lab, state, lifetime }) {
     runner.pause();
   });
 
+  // Drawn only while some of it is on screen; a figure scrolled away keeps training.
+  let visible = true;
+  const watcher = new IntersectionObserver((entries) => {
+    visible = entries.some((entry) => entry.isIntersecting);
+    if (visible && runner.running) view.draw({ measure: false });
+  });
+  watcher.observe(element);
+  lifetime?.add(() => watcher.disconnect());
+
   controls.seedInput.value = String(state.get('learn.seed'));
   driver.ensure();
   view.draw();
+  view.announce(false);
   if (replayTo > 0) runner.start();
 }
 
@@ -96,30 +113,26 @@ function curvesExport(element, curves) {
   };
 }
 
-/** What the figure shows of the driver's session: the readouts, the counter, the announcements. */
-function createLearnView({ driver, readouts, counter, announcer, problem }) {
-  let lastAnnounced = 0;
+/** What the figure shows of the driver's session: the readouts, the counter, the status line. */
+function createLearnView({ driver, readouts, counter, status, problem }) {
   return {
+    stopped: null, // why the last run stopped, until the next start, reset or new session
     draw({ measure = true } = {}) {
       const now = driver.read({ measure });
       for (const copy of COPIES) {
         const c = now[copy.which];
         readouts.showCopy(copy.which, c, measure ? c.current : driver.curves.latest(copy.which));
       }
+      readouts.showTarget(driver.standing(TARGET_LOSS));
       readouts.showRightKeys(Array.from(now.answers, String));
       counter.textContent = formatCount(driver.taken());
       readouts.showCurves(driver.curves);
       problem.hidden = true;
     },
-    /** Progress for screen readers, at most every ANNOUNCE_EVERY_MS unless forced. */
-    announce(force = false) {
-      const time = performance.now();
-      if (!force && time - lastAnnounced < ANNOUNCE_EVERY_MS) return;
-      lastAnnounced = time;
-      const s = driver.curves.shown('scaled');
-      const u = driver.curves.shown('unscaled');
-      if (!s || !u) return;
-      announcer.textContent = `Step ${formatCount(driver.taken())}: loss ${formatMeasure(s.loss)} scaled, ${formatMeasure(u.loss)} unscaled.`;
+    /** The run's summary in the status line, written only when it says something new. */
+    announce(running) {
+      const text = runSummary(driver.standing(TARGET_LOSS), driver.taken(), { running, stopped: this.stopped });
+      if (status.textContent !== text) status.textContent = text;
     },
     showError(error) {
       problem.textContent = `The core could not train this setting: ${error.message}`;
@@ -136,22 +149,28 @@ function createLearnView({ driver, readouts, counter, announcer, problem }) {
 function wireLearnControls({ controls, state, driver, view, runner, guarded }) {
   const { playButton, stepButton, resetButton, newSeedButton, rateSlider } = controls;
   playButton.addEventListener('click', () => guarded(() => {
-    if (runner.running) runner.pause();
-    else if (driver.taken() < MAX_STEPS) runner.start();
+    if (runner.running) {
+      runner.pause();
+    } else if (driver.taken() < MAX_STEPS) {
+      view.stopped = null;
+      runner.start();
+      view.announce(true);
+    }
   }));
   stepButton.addEventListener('click', () => guarded(() => {
     if (runner.running || driver.taken() >= MAX_STEPS) return;
     driver.train(1);
     view.draw();
     state.set('learn.steps', driver.taken());
-    view.announce(true);
+    view.announce(false);
   }));
   resetButton.addEventListener('click', () => guarded(() => {
     runner.pause();
+    view.stopped = null;
     driver.reset();
     view.draw();
     state.set('learn.steps', 0);
-    view.announce(true);
+    view.announce(false);
   }));
   newSeedButton.addEventListener('click', () => {
     const seed = state.get('learn.seed');
@@ -171,7 +190,9 @@ function wireLearnControls({ controls, state, driver, view, runner, guarded }) {
         guarded(() => {
           const wasRunning = runner.running;
           driver.ensure();
+          view.stopped = null;
           view.draw();
+          view.announce(runner.running);
           if (!wasRunning) state.set('learn.steps', 0);
         });
       });

@@ -8,6 +8,7 @@ import { createReadout } from '../../lib/controls/readout.js';
 import { htmlElement } from '../../lib/dom/elements.js';
 import { formatCount, formatSignificant, formatWeightExact } from '../../lib/format/index.js';
 import { MEASURES } from './curves.js';
+import { TARGET_LOSS, TARGET_TEXT, targetSentence } from './target.js';
 
 const SQRT_DK = '\u221ad\u2096';
 export const COPIES = [
@@ -38,8 +39,9 @@ export function createLearnReadouts(body, { tokens }) {
     });
     const readouts = htmlElement('div', { class: 'readouts learn-readouts' }, null, panel);
     const read = Object.fromEntries(MEASURES.map((m) => [m.key, createReadout(readouts, `${copy.short} copy: ${m.title}`)]));
+    const target = htmlElement('p', { class: 'learn-target' }, null, panel);
     const diverged = htmlElement('p', { class: 'learn-diverged', hidden: '' }, null, panel);
-    views[copy.which] = { heatmap, read, diverged };
+    views[copy.which] = { heatmap, read, target, diverged };
   }
 
   const plots = htmlElement('div', { class: 'learn-plots' }, null, body);
@@ -72,6 +74,21 @@ export function createLearnReadouts(body, { tokens }) {
     for (const m of MEASURES) htmlElement('th', { scope: 'col' }, `${copy.short} ${m.title}`, headRow);
   }
   const tableBody = htmlElement('tbody', {}, null, table);
+  // The target row: where each copy first got below the target loss.
+  const targetRow = htmlElement('tr', {}, null, htmlElement('tfoot', {}, null, table));
+  htmlElement('th', { scope: 'row' }, `loss < ${TARGET_TEXT}`, targetRow);
+  const targetCells = Object.fromEntries(COPIES.map((copy) =>
+    [copy.which, htmlElement('td', { colspan: String(MEASURES.length) }, null, targetRow)]));
+
+  /** Where each copy stands against the target ({ reachedAt, steps, diverged } per copy). */
+  function showTarget(standing) {
+    for (const copy of COPIES) {
+      const text = targetSentence(standing[copy.which]);
+      views[copy.which].target.textContent = `Target: ${text}.`;
+      views[copy.which].target.classList.toggle('learn-target-reached', standing[copy.which].reachedAt !== null);
+      targetCells[copy.which].textContent = `${copy.short}: ${text}`;
+    }
+  }
 
   /** One copy: its weights, the readouts of `shown` (a step record, if any) and its state. */
   function showCopy(which, copyState, shown) {
@@ -109,11 +126,15 @@ export function createLearnReadouts(body, { tokens }) {
   /** The three plots from the thinned curves, and the table when it is open. */
   function showCurves(curves) {
     const series = (key) => COPIES.map((copy) => ({ name: `${copy.short} copy`, ...curves.thinned(copy.which, key) }));
-    lossPlot.update({ series: series('loss') });
+    const losses = series('loss');
+    // The target as a flat line over the steps taken so far, drawn and listed like a curve.
+    const last = Math.max(1, ...losses.map((l) => l.x[l.x.length - 1] ?? 0));
+    const target = { name: `target: loss ${TARGET_TEXT}`, x: [0, last], y: [TARGET_LOSS, TARGET_LOSS] };
+    lossPlot.update({ series: [...losses, target] });
     spreadPlot.update({ series: series('meanPOneMinusP') });
     gradientPlot.update({ series: series('gradientNormQ') });
     if (tableBox.open) fillTable(curves);
   }
 
-  return { showCopy, showRightKeys, showCurves, fillTable, tableBox };
+  return { showCopy, showTarget, showRightKeys, showCurves, fillTable, tableBox };
 }

@@ -1,15 +1,18 @@
 // Runs training in slices of at most SLICE_MS of core time, one slice per animation frame, so
 // that the page answers every input between slices (a slider drag, a click on Pause) and the
-// browser can draw. Nothing runs while paused: no timer, no frame request. The number of steps
+// browser can draw. The figure is redrawn at most REDRAW_HZ times a second: training goes on in
+// the frames between, and the SVG work of a redraw is paid a quarter as often. Nothing runs while paused: no timer, no frame request. The number of steps
 // per slice adapts to how long the last slices took, so d_k = 4 and d_k = 512 both keep the budget.
 
 const SLICE_MS = 8;
 const MAX_STEPS_PER_SLICE = 500;
+const REDRAW_HZ = 15;
 
 /**
  * @param {object} hooks
  * @param {(steps: number) => void} hooks.train   takes that many steps (synchronously)
- * @param {() => void} hooks.afterSlice           redraws, once per slice
+ * @param {(redraw: boolean) => void} hooks.afterSlice  after each slice; `redraw` is true at most
+ *                                                 REDRAW_HZ times a second
  * @param {() => number|null} hooks.remaining     steps left before the run must stop (a replay
  *                                                 target or the session's limit), or null for none
  * @param {(running: boolean) => void} hooks.onRunningChange
@@ -18,6 +21,7 @@ export function createRunner({ train, afterSlice, remaining, onRunningChange }) 
   let frame = 0;
   let running = false;
   let msPerStep = 1; // a guess until the first slice has been timed
+  let lastRedraw = -Infinity;
 
   function setRunning(value) {
     if (running === value) return;
@@ -45,7 +49,10 @@ export function createRunner({ train, afterSlice, remaining, onRunningChange }) 
     // performance.now() is coarse (~0.1 ms): average over the slice, and smooth over slices.
     const measured = Math.max(0.01, (performance.now() - start) / steps);
     msPerStep = 0.5 * msPerStep + 0.5 * measured;
-    afterSlice();
+    const now = performance.now();
+    const redraw = now - lastRedraw >= 1000 / REDRAW_HZ;
+    if (redraw) lastRedraw = now;
+    afterSlice(redraw);
     if (running) frame = requestAnimationFrame(slice);
   }
 

@@ -12,6 +12,8 @@
 //   read({ measure })       the core's state of both copies (measure: also measure the current
 //                           weights, which costs a step), with the exact step count
 //   taken()                 updates taken by the copy that has taken the most
+//   standing(target)        per copy: the first step below the target loss (or null), the steps
+//                           taken, and whether it diverged
 //   curves                  every step record so far (curves.js)
 
 import { createCurves } from './curves.js';
@@ -31,6 +33,7 @@ export function createLearnDriver({ lab, state, tokens, onHasSteps }) {
   let session = null;
   let sessionKey = '';
   let counterSteps = 0; // a diverged copy stops, so this follows the copy that has taken the most
+  const diverged = { scaled: false, unscaled: false };
 
   const settingsKey = () => SESSION_KEYS.map((k) => state.get(`learn.${k}`)).join('|');
 
@@ -52,6 +55,8 @@ export function createLearnDriver({ lab, state, tokens, onHasSteps }) {
     const out = session.train(count);
     curves.append('scaled', out.scaled);
     curves.append('unscaled', out.unscaled);
+    // A copy that took fewer steps than asked has diverged (it takes no more).
+    for (const which of ['scaled', 'unscaled']) if (out[which].step.length < count) diverged[which] = true;
     counterSteps += count; // read() takes the exact counts back from the core
     onHasSteps(true);
   }
@@ -72,8 +77,12 @@ export function createLearnDriver({ lab, state, tokens, onHasSteps }) {
       curves.setCurrent('unscaled', now.unscaled.current);
     }
     counterSteps = Math.max(now.scaled.steps, now.unscaled.steps);
+    diverged.scaled = now.scaled.diverged;
+    diverged.unscaled = now.unscaled.diverged;
     return now;
   }
+
+  const standingOf = (which, target) => ({ reachedAt: curves.firstBelow(which, target), steps: curves.length(which), diverged: diverged[which] });
 
   return {
     curves,
@@ -83,5 +92,6 @@ export function createLearnDriver({ lab, state, tokens, onHasSteps }) {
     setLearningRate: (rate) => session.setLearningRate(rate),
     read,
     taken: () => counterSteps,
+    standing: (target) => ({ scaled: standingOf('scaled', target), unscaled: standingOf('unscaled', target) }),
   };
 }
