@@ -19,14 +19,27 @@ const MAX_NAME_LENGTH = 40;
 
 const clip = (text) => (text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH)}\u2026` : text);
 
-/** A notice list (<ul class="notices">): returns show(message), which adds one plain-text item. */
+/**
+ * A notice list (<ul class="notices">): returns show(message, about), which adds one plain-text
+ * item, and show.clear(about), which removes the items shown about `about` (the attribute or
+ * setting they speak of) once it has been fixed. The same note about the same thing is shown
+ * once. A list left empty is hidden.
+ */
 export function noticeBoard(list) {
-  return (message) => {
+  const items = (about) => [...list.children].filter((item) => about !== null && item.dataset.about === about);
+  const show = (message, about = null) => {
+    if (items(about).some((item) => item.textContent === message)) return;
     const item = document.createElement('li');
     item.textContent = message;
+    if (about !== null) item.dataset.about = about;
     list.appendChild(item);
     list.hidden = false;
   };
+  show.clear = (about) => {
+    items(about).forEach((item) => item.remove());
+    list.hidden = list.children.length === 0;
+  };
+  return show;
 }
 
 /**

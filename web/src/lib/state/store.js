@@ -13,7 +13,10 @@
 /**
  * @param {object} hooks
  * @param {string} [hooks.search]    the initial query string, e.g. location.search
- * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
+ * @param {(search: string, change: { origin: string, initial: boolean }) => void} [hooks.writeSearch]
+ *   called with the new query string and where the change came from: `origin` as set() and
+ *   setMany() were given it (CONTROL for a figure's own control), `initial` true when defineAll
+ *   writes back the values it had to fix on load
  * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
  * @param {string} [hooks.askedBy]  who the initial settings come from, as notices name it:
  *   'The link' (the page, the iframe embed) or 'This element' (<attention-figure>)
@@ -179,7 +182,7 @@ export function createStore({
   }
 
   const resolveFits = (keys, origin) => moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin);
-  const writeUrl = () => writeSearch(searchFor(schemas, values, initialParams));
+  const writeUrl = (origin, initial = false) => writeSearch(searchFor(schemas, values, initialParams), { origin, initial });
 
   const store = {
     /**
@@ -208,7 +211,7 @@ export function createStore({
       resolveFits(Object.keys(settings), askedBy);
       // A value the link gave that was refused, clamped or moved to fit is shown corrected in the
       // address bar too (the notice says what happened), so that copying it gives the view.
-      if (Object.keys(settings).some((key) => !linkSpells(initialParams, key, schemas.get(key), values.get(key)))) writeUrl();
+      if (Object.keys(settings).some((key) => !linkSpells(initialParams, key, schemas.get(key), values.get(key)))) writeUrl(askedBy, true);
     },
 
     /**
@@ -264,7 +267,7 @@ export function createStore({
         }
       }
       for (const [listener, [value, key]] of changed) listener(value, key);
-      if (urlChanged) writeUrl();
+      if (urlChanged) writeUrl(origin);
       return [...new Set([...changedKeys, ...moved])];
     },
 
