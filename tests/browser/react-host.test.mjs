@@ -1,7 +1,7 @@
 // A course site built with React 19: the README's "In React or MDX" component, taken from the
 // README as written (so the recipe itself is what is tested), bundled with esbuild into a small
 // app that loads attention-figure.js in its head. The figure reads at the page's own text size,
-// its slider moves with the arrow keys, the learner's change reaches the React handler with
+// its slider moves with the arrow keys, the README's MDX line (as the JSX MDX makes of it) mounts, the learner's change reaches the React handler with
 // source 'learner', a prop the app changes reaches the figure (and the handler, with source
 // 'host'), and nothing is logged.
 
@@ -29,9 +29,20 @@ async function readmeComponent() {
   return block[1];
 }
 
+/**
+ * The README's MDX line (`<attention-figure name="heads" k="2" />`). MDX compiles a tag in its
+ * text to the same JSX call a .jsx file makes, so the app renders it as JSX.
+ */
+async function readmeMdxTag() {
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const tag = /In MDX the tag can be written directly: `(<attention-figure [^`]*\/>)`/.exec(readme);
+  assert.ok(tag, 'the README has the MDX line');
+  return tag[1];
+}
+
 // The app around it: the component with a handler that keeps what it hears, and a way to
 // change its tau prop as the app's own state would.
-const APP = `import { useCallback, useState } from 'react';
+const app = (mdxTag) => `import { useCallback, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { TemperatureFigure } from './TemperatureFigure.jsx';
 
@@ -40,7 +51,7 @@ function App() {
   const [tau, setTau] = useState(0.5);
   window.setTau = setTau;
   const onChange = useCallback((detail) => window.reactChanges.push(detail), []);
-  return <main><h1>Week 3: attention</h1><TemperatureFigure tau={tau} onChange={onChange} /></main>;
+  return <main><h1>Week 3: attention</h1><TemperatureFigure tau={tau} onChange={onChange} />${mdxTag}</main>;
 }
 createRoot(document.getElementById('root')).render(<App />);
 `;
@@ -48,7 +59,7 @@ createRoot(document.getElementById('root')).render(<App />);
 before(async () => {
   siteDir = await mkdtemp(join(tmpdir(), 'attention-lab-react-'));
   await writeFile(join(siteDir, 'TemperatureFigure.jsx'), await readmeComponent());
-  await writeFile(join(siteDir, 'app.jsx'), APP);
+  await writeFile(join(siteDir, 'app.jsx'), app(await readmeMdxTag()));
   await esbuild.build({
     entryPoints: [join(siteDir, 'app.jsx')],
     outfile: join(siteDir, 'app.js'),
@@ -79,8 +90,12 @@ test('the README\'s React component: readable, keyboard-driven, and its handler 
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   await page.goto(`${site.url}index.html`);
-  await page.waitForFunction(() => document.querySelector('attention-figure')?.dataset.labReady === 'true', null, { timeout: 30000 });
-  const figure = page.locator('attention-figure');
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-figure')].map((e) => e.dataset.labReady).join() === 'true,true',
+    null, { timeout: 30000 });
+  const figure = page.locator('attention-figure[name="temperature"]');
+  // The MDX line's figure: heads at k = 2, four heads.
+  const heads = page.locator('attention-figure[name="heads"]');
+  assert.equal(await heads.getByLabel('heads h = 2^k').getAttribute('aria-valuetext'), '4');
 
   const sizes = await figure.evaluate((element) => {
     const px = (node) => parseFloat(getComputedStyle(node).fontSize);
