@@ -155,7 +155,7 @@ class AttentionFigure extends HTMLElement {
   #readPresentation(changed) {
     changed?.forEach((name) => this.#note.clear(name)); // fixed, or noted again below
     const notice = (message) => {
-      if (!changed || changed.has(noteKey(message))) this.#note(message);
+      if (!changed || noteKey(message)?.some((name) => changed.has(name))) this.#note(message);
     };
     this.#presentation = readPresentation((name) => this.getAttribute(name), { askedBy: ASKED_BY, notice, base: document.baseURI });
     this.refreshTheme();

@@ -21,23 +21,35 @@ const clip = (text) => (text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAM
 
 /**
  * A notice list (<ul class="notices">): returns show(message, about), which adds one plain-text
- * item, and show.clear(about), which removes the items shown about `about` (the attribute or
- * setting they speak of) once it has been fixed. The same note about the same thing is shown
- * once. A list left empty is hidden.
+ * item, and show.clear(name), which removes the items about `name` once it has been fixed
+ * (and returns the names they were about).
+ * `about` names what a note speaks of (an attribute, a setting), one name or several (a note
+ * that two settings do not fit goes when either changes). A note shown again about the same
+ * thing replaces the one before, at the end. A list left empty is hidden.
  */
 export function noticeBoard(list) {
-  const items = (about) => [...list.children].filter((item) => about !== null && item.dataset.about === about);
-  const show = (message, about = null) => {
-    if (items(about).some((item) => item.textContent === message)) return;
+  const about = (item) => (item.dataset.about ?? '').split(' ').filter(Boolean);
+  const items = (name) => [...list.children].filter((item) => about(item).includes(name));
+  const show = (message, names = null) => {
+    const keys = names === null ? [] : [names].flat();
     const item = document.createElement('li');
     item.textContent = message;
-    if (about !== null) item.dataset.about = about;
+    if (keys.length) {
+      item.dataset.about = keys.join(' ');
+      [...list.children].find((old) => old.dataset.about === item.dataset.about && old.textContent === message)?.remove();
+    }
     list.appendChild(item);
     list.hidden = false;
   };
-  show.clear = (about) => {
-    items(about).forEach((item) => item.remove());
+  // Returns every name the removed notes were about (name itself, and the others a note named).
+  show.clear = (name) => {
+    const names = new Set();
+    for (const item of items(name)) {
+      about(item).forEach((each) => names.add(each));
+      item.remove();
+    }
     list.hidden = list.children.length === 0;
+    return names;
   };
   return show;
 }

@@ -10,21 +10,23 @@ import { CONTROL } from '../lib/state/store.js';
 import { figureSettings } from '../lib/share/links.js';
 
 export const ASKED_BY = 'This element';
-const UNKNOWN = 'unknown settings'; // the key of the note about attributes the figure does not read
+const UNKNOWN = '(unknown)'; // the key of the note about attributes the figure does not read
 
 // Attributes every HTML element may carry: never read as settings of the figure.
 const GLOBAL_ATTRIBUTE = /^(name|figure|id|class|style|title|lang|dir|hidden|inert|slot|part|tabindex|role|is|autofocus|nonce|popover|translate|draggable|spellcheck|contenteditable|enterkeyhint|inputmode|exportparts|data-.*|aria-.*|on.*)$/;
 export const isSettingAttribute = (name) => !GLOBAL_ATTRIBUTE.test(name) && !PRESENTATION_KEYS.includes(name);
 
 /**
- * The attribute (or setting) a note is about, read from the words the store, readPresentation
- * and mountFigure use, so that the note goes once that attribute is fixed; null for none.
+ * The attributes (or settings) a note is about, read from the words the store, readPresentation
+ * and mountFigure use, so that the note goes once one of them is changed; null for none. A note
+ * that settings do not fit together is about every setting it names.
  */
 export function noteKey(message) {
-  return /asked for ([\w.-]+) = /.exec(message)?.[1]
-    ?? /; using ([\w.-]+) = [^;]*, the nearest value that fits/.exec(message)?.[1]
-    ?? (/ names (a setting|settings) this figure does not have/.test(message) ? UNKNOWN : null)
-    ?? (/ is read as kind=/.test(message) ? 'kind' : null);
+  if (/ do not fit together: /.test(message)) return [...new Set([...message.matchAll(/([\w.-]+) = /g)].map((m) => m[1]))];
+  const asked = /asked for ([\w.-]+) = /.exec(message)?.[1];
+  if (asked) return [asked];
+  if (/ names (a setting|settings) this figure does not have/.test(message)) return [UNKNOWN];
+  return / is read as kind=/.test(message) ? ['kind'] : null;
 }
 
 /** The roles figure's old role="cross" (before it was named kind), or null. */
@@ -85,16 +87,24 @@ export function syncSettings(element, mounted, note) {
   if (!mounted?.figure) return; // its keys are defined once the figure has mounted
   const { name, state, applied } = mounted;
   const known = attributeKeys(state, name);
-  const entries = [];
+  const raw = (attribute) => element.getAttribute(attribute) ?? (attribute === 'kind' ? oldRole(element, name) : null);
+  const entries = new Map();
+  const related = new Set(); // the other settings named by a note that went with a change
   for (const [attribute, key] of known) {
-    const raw = element.getAttribute(attribute) ?? (attribute === 'kind' ? oldRole(element, name) : null);
-    if (raw === (applied.get(attribute) ?? null)) continue;
-    applied.set(attribute, raw);
-    note.clear(attribute);
-    const wanted = raw ?? state.defaultOf(key);
-    if (String(wanted) !== String(state.get(key))) entries.push([key, wanted]);
+    if (raw(attribute) === (applied.get(attribute) ?? null)) continue;
+    applied.set(attribute, raw(attribute));
+    note.clear(attribute).forEach((other) => related.add(other));
+    const wanted = raw(attribute) ?? state.defaultOf(key);
+    if (String(wanted) !== String(state.get(key))) entries.set(key, wanted);
   }
-  if (entries.length) state.setMany(entries, { origin: ASKED_BY });
+  // A note that settings did not fit went with the change of one of them: the others are asked
+  // for again as written, so that the figure's rule sees them all and notes what still does not fit.
+  for (const attribute of related) {
+    const key = known.get(attribute);
+    const wanted = key ? raw(attribute) ?? state.defaultOf(key) : null;
+    if (key && !entries.has(key) && String(wanted) !== String(state.get(key))) entries.set(key, wanted);
+  }
+  if (entries.size) state.setMany([...entries], { origin: ASKED_BY });
   noteUnknown(element, mounted, known, note);
 }
 
