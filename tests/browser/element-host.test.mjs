@@ -103,3 +103,38 @@ test('keys a focused control uses stay with the figure; other keys reach the hos
   assert.deepEqual(await heard(), ['ArrowRight', 'ArrowLeft', ' ']);
   await context.close();
 });
+
+test('a focused scroll box keeps the keys that scroll it; along an axis it does not scroll in, the host hears them', async () => {
+  // 375 px wide: the by-hand code and the all-at-once output matrix scroll sideways.
+  await writeFile(join(hostDir, 'narrow-deck.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width"><link rel="icon" href="data:,"><title>Deck</title>
+<script src="${pathToFileURL(join(WEB_ROOT, 'attention-figure.js')).href}"></script></head>
+<body><attention-figure name="by-hand"></attention-figure><attention-figure name="all-at-once"></attention-figure></body></html>`);
+  const context = await session.browser.newContext({ viewport: { width: 375, height: 667 } });
+  const page = await context.newPage();
+  await page.goto(pathToFileURL(join(hostDir, 'narrow-deck.html')).href);
+  await page.evaluate(() => {
+    window.heard = [];
+    document.addEventListener('keydown', (event) => window.heard.push(event.key));
+  });
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-figure')].every((e) => e.dataset.labReady === 'true'));
+  const heard = () => page.evaluate(() => window.heard.splice(0));
+  const boxes = [
+    page.locator('attention-figure[name="by-hand"]').locator('pre.by-hand-code'),
+    page.locator('attention-figure[name="all-at-once"]').locator('.all-at-once-scroll'),
+  ];
+  for (const box of boxes) {
+    const sizes = await box.evaluate((element) => [element.scrollWidth, element.clientWidth, element.scrollHeight, element.clientHeight]);
+    assert.ok(sizes[0] > sizes[1] + 1, `the box overflows sideways at 375 px (${sizes})`);
+    await box.focus();
+    await page.keyboard.press('End'); // a box that does not scroll up and down: the host's
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((element) => element.scrollLeft > 0, await box.elementHandle());
+    assert.ok(sizes[2] <= sizes[3] + 1, 'it does not scroll up and down');
+    assert.deepEqual(await heard(), ['End'], 'the host heard only the key the box does not use');
+    await page.keyboard.press('ArrowLeft');
+    assert.deepEqual(await heard(), []);
+  }
+  await context.close();
+});

@@ -130,3 +130,40 @@ test('the four maps fit a 375 px phone', async () => {
   }
   assert.deepEqual(problems, []);
 });
+
+test('the heads and map embeds fit, or scroll inside their frames, at every width from 320 to 1280 px', async () => {
+  // Every 32 px: a map either shows whole or scrolls sideways inside its own frame, a named tab
+  // stop, and the document itself never gets wider than the viewport.
+  for (const name of ['heads', 'heads&k=3', 'map']) {
+    const { page, problems } = await session.openPage({ search: `embed.html?figure=${name}`, contextOptions: { viewport: { width: 320, height: 800 } } });
+    for (let width = 320; width <= 1280; width += 32) {
+      await page.setViewportSize({ width, height: 800 });
+      // The maps refit in the ResizeObserver step of the next frame (lib/charts/fit.js).
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const seen = await page.evaluate(() => ({
+        page: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+        maps: [...document.querySelectorAll('.heatmap-frame svg')].filter((svg) => svg.getBoundingClientRect().width > 0).map((svg) => {
+          const box = svg.getBoundingClientRect();
+          const frame = svg.closest('.heatmap-frame');
+          const edges = frame.getBoundingClientRect();
+          return {
+            fits: box.left >= 0 && box.right <= window.innerWidth + 0.5,
+            frameFits: edges.left >= 0 && edges.right <= window.innerWidth + 0.5,
+            scrolls: frame.classList.contains('heatmap-frame-scrolls') && frame.scrollWidth > frame.clientWidth
+              && getComputedStyle(frame).overflowX !== 'visible' && getComputedStyle(frame).overflowX !== 'hidden',
+            named: frame.closest('[role=region]')?.getAttribute('tabindex') === '0'
+              && /scrolls sideways/.test(frame.closest('[role=region]')?.getAttribute('aria-label') ?? ''),
+          };
+        }),
+      }));
+      assert.ok(seen.page <= seen.viewport, `${name} at ${width} px: the document is ${seen.page - seen.viewport} px wider than the viewport`);
+      assert.ok(seen.maps.length > 0, `${name} at ${width} px: maps drawn`);
+      seen.maps.forEach((map, i) => {
+        assert.ok(map.fits || (map.frameFits && map.scrolls && map.named),
+          `${name} at ${width} px: map ${i} neither fits nor scrolls inside a named frame (${JSON.stringify(map)})`);
+      });
+    }
+    assert.deepEqual(problems, []);
+  }
+});

@@ -186,3 +186,68 @@ for (const [way, policy, src] of [
     await context.close();
   });
 }
+
+/** The frame's page background and theme, as the reader sees them. */
+function frameScheme(frame) {
+  return frame.evaluate(() => ({
+    theme: document.documentElement.dataset.alTheme ?? null,
+    background: getComputedStyle(document.querySelector('[data-figure]') ?? document.body).backgroundColor,
+  }));
+}
+
+/** Waits until the frame shows `theme`; returns its background then. */
+async function frameShows(frame, theme) {
+  await frame.waitForFunction((wanted) => document.documentElement.dataset.alTheme === wanted, theme, { timeout: 10000 });
+  return (await frameScheme(frame)).background;
+}
+
+const luminance = (rgb) => rgb.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).reduce((sum, channel) => sum + channel, 0);
+
+test('theme=host: the frame takes the host\'s data-theme, follows its toggle, and hears no other window', async () => {
+  const host = await lmsHost("default-src 'self'; script-src 'self'; frame-src LAB");
+  await writeFile(join(hostDir, 'iframe-host-theme.html'), `<!doctype html><html lang="en" data-theme="dark"><head><meta charset="utf-8">
+<link rel="icon" href="favicon.svg"><title>Week 3</title>
+<script src="attention-lab-resize.js" data-allowed-origin="${labOrigin}" data-theme-from="data-theme" defer></script></head>
+<body>${iframeTag('temperature', '&theme=host')}\n${iframeTag('map', '&theme=light')}</body></html>`);
+  const { context, page, problems } = await openCoursePage(`${host.url}iframe-host-theme.html`);
+  const frames = () => page.frames().filter((f) => f.url().startsWith(lab.url));
+  await page.waitForFunction(() => document.querySelectorAll('iframe[data-attention-lab]').length === 2);
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height !== ''), null, { timeout: 20000 });
+  const frame = frames().find((f) => f.url().includes('figure=temperature'));
+  const sibling = frames().find((f) => f.url().includes('figure=map'));
+  const dark = await frameShows(frame, 'dark');
+  await page.evaluate(() => { document.documentElement.dataset.theme = 'light'; });
+  const light = await frameShows(frame, 'light');
+  assert.ok(luminance(dark) < luminance(light), `the background flipped: ${dark} in dark, ${light} in light`);
+  await page.evaluate(() => { document.documentElement.dataset.theme = 'dark'; });
+  assert.equal(await frameShows(frame, 'dark'), dark, 'and back');
+
+  // Only the window that holds the frame may say: not the frame itself, not a sibling frame.
+  await frame.evaluate(() => window.postMessage({ type: 'attention-lab:scheme', scheme: 'light' }, '*'));
+  await sibling.evaluate(() => window.parent.frames[0].postMessage({ type: 'attention-lab:scheme', scheme: 'light' }, '*'));
+  await page.waitForTimeout(200);
+  assert.deepEqual(await frameScheme(frame), { theme: 'dark', background: dark });
+  // The frame that asked for light is not told the host's scheme.
+  assert.equal((await frameScheme(sibling)).theme, 'light');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('theme=host with no named switch: the frame follows the host\'s computed color-scheme', async () => {
+  const host = await lmsHost("default-src 'self'; script-src 'self' LAB; frame-src LAB");
+  await writeFile(join(hostDir, 'scheme.css'), ':root { color-scheme: light; } :root.night { color-scheme: dark; }');
+  await writeFile(join(hostDir, 'iframe-host-scheme.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<link rel="icon" href="favicon.svg"><link rel="stylesheet" href="scheme.css"><title>Week 3</title></head>
+<body>${iframeTag('map', '&theme=host')}\n<script src="${lab.url}attention-lab-resize.js" defer></script></body></html>`);
+  const { context, page, problems } = await openCoursePage(`${host.url}iframe-host-scheme.html`);
+  await page.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 20000 });
+  const frame = page.frames().find((f) => f.url().startsWith(lab.url));
+  const light = await frameShows(frame, 'light');
+  await page.evaluate(() => document.documentElement.classList.add('night'));
+  const dark = await frameShows(frame, 'dark');
+  assert.ok(luminance(dark) < luminance(light), `the background flipped: ${light} → ${dark}`);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -78,8 +78,8 @@ test('theme="light" and "dark" win over the host and the system, live; a bad the
   await figure.evaluate((element) => { element.theme = 'dark'; });
   assert.deepEqual(await eventually(() => elementColours(figure), { fg: DARK_FG, bg: DARK_BG }), { fg: DARK_FG, bg: DARK_BG });
   await figure.evaluate((element) => element.setAttribute('theme', 'sepia'));
-  assert.deepEqual(await eventually(() => elementNotices(figure), ['This element asked for theme = sepia, which is not one of auto, light, dark; using auto.']),
-    ['This element asked for theme = sepia, which is not one of auto, light, dark; using auto.']);
+  assert.deepEqual(await eventually(() => elementNotices(figure), ['This element asked for theme = sepia, which is not one of auto, light, dark, host; using auto.']),
+    ['This element asked for theme = sepia, which is not one of auto, light, dark, host; using auto.']);
   // auto under a host that says dark
   assert.equal((await elementColours(figure)).fg, DARK_FG);
   // The host page switches its own scheme (a class on <html>): the element follows.

@@ -8,13 +8,15 @@
 // which cross the shadow boundary. Mounting itself is mount-figure.js's job.
 //
 // The element is live: its attributes are the figure's settings, and it keeps them in step
-// both ways. Setting an attribute (setAttribute('tau', '2'), a framework's binding) changes
-// the figure; a learner's change is written back to the attributes and announced with an
-// `attention-figure:change` event. Changing `name` (or setting it late, as frameworks do)
-// mounts that figure afresh. Besides the settings it reads theme, page, toolbar, notes and
-// padding (lib/state/presentation.js). Properties: name, theme, page (reflect their
-// attributes), settings (the current settings; assigning an object sets those attributes),
-// ready (a promise of the mounted figure's element, or null when there is no such figure).
+// both ways (element/attributes.js). Setting an attribute (setAttribute('tau', '2'), a
+// framework's binding) changes the figure; a learner's change is written back to the
+// attributes; either is announced with an `attention-figure:change` event whose detail.source
+// says which ('learner' or 'host'); nothing is announced while the figure loads. Changing
+// `name` (or setting it late, as frameworks do) mounts that figure afresh. Besides the
+// settings it reads theme, page, toolbar, notes and padding (lib/state/presentation.js).
+// Properties: name, theme, page (reflect their attributes), settings (the current settings;
+// assigning an object sets those attributes), ready (a promise of the mounted figure's
+// element, or null when there is no such figure).
 //
 // Nothing outlives the element's stay in the page: when it leaves, its figure is disposed
 // (training, timing, timers, observers and listeners end, and its elements go); put back, it
@@ -24,8 +26,7 @@
 import { createAttentionLab } from '#attention-lab';
 import createModule from 'attention-lab:single-file-core';
 import FIGURE_MARKUP from 'attention-lab:figure-markup';
-import STYLES from 'attention-lab:shadow-styles';
-import { prefixedSearch, unprefixedPairs } from './lib/state/embed-keys.js';
+import { prefixedSearch } from './lib/state/embed-keys.js';
 import { PRESENTATION_KEYS, applyPresentation, readPresentation } from './lib/state/presentation.js';
 import { createStore } from './lib/state/store.js';
 import { figureSettings } from './lib/share/links.js';
@@ -33,57 +34,13 @@ import { htmlElement } from './lib/dom/elements.js';
 import { keepOwnKeys } from './lib/dom/own-keys.js';
 import { createLifetime, trainingSessionsAlive } from './lib/dom/lifetime.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
-
-const ASKED_BY = 'This element';
-const script = document.currentScript;
-// This script's own text when it is inline (the one-file download, lib/export/standalone.js),
-// so that copy can download itself again; otherwise it is fetched from its address.
-const INLINE_SOURCE = script && !script.src ? script.textContent : null;
-const SCRIPT_URL = script?.src ? new URL(script.src) : null;
-const isWeb = (url) => url?.protocol === 'https:' || url?.protocol === 'http:';
-
-/**
- * Where the full page lives when an element names no `page`: the script tag's data-page, or
- * index.html beside this script when it was loaded over http(s) (dist/ keeps them together).
- * A copy opened from file:// or inlined into a page knows no page: null.
- */
-function defaultPage() {
-  if (script?.dataset.page) {
-    try {
-      const url = new URL(script.dataset.page, document.baseURI);
-      if (isWeb(url)) return url;
-    } catch { /* fall through */ }
-  }
-  return isWeb(SCRIPT_URL) ? new URL('index.html', SCRIPT_URL) : null;
-}
-const DEFAULT_PAGE = defaultPage();
-
-// Attributes every HTML element may carry: never read as settings of the figure.
-const GLOBAL_ATTRIBUTE = /^(name|figure|id|class|style|title|lang|dir|hidden|inert|slot|part|tabindex|role|is|autofocus|nonce|popover|translate|draggable|spellcheck|contenteditable|enterkeyhint|inputmode|exportparts|data-.*|aria-.*|on.*)$/;
-const isSettingAttribute = (name) => !GLOBAL_ATTRIBUTE.test(name) && !PRESENTATION_KEYS.includes(name);
+import {
+  ASKED_BY, isSettingAttribute, noteKey, reflectChange, settingAttributes, settle, syncSettings,
+} from './element/attributes.js';
+import { DEFAULT_PAGE, followHostScheme, sharedSheet, standaloneSource } from './element/host.js';
 
 let labPromise = null;
-let sheet = null;
-const live = new Set(); // connected elements, re-themed when the host page's scheme may have changed
-
-function sharedSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLES);
-  }
-  return sheet;
-}
-
-// A host page switching its own theme usually flips a class or attribute on <html> or <body>
-// (and with it the color-scheme the elements inherit): look again then.
-let hostWatch = null;
-function watchHostScheme() {
-  if (hostWatch) return;
-  hostWatch = new MutationObserver(() => live.forEach((element) => element.refreshTheme()));
-  const options = { attributes: true, attributeFilter: ['class', 'style', 'data-theme', 'data-color-scheme', 'data-mode'] };
-  hostWatch.observe(document.documentElement, options);
-  if (document.body) hostWatch.observe(document.body, options);
-}
+const NO_NOTES = Object.assign(() => {}, { clear: () => {} });
 
 class AttentionFigure extends HTMLElement {
   /**
@@ -97,12 +54,14 @@ class AttentionFigure extends HTMLElement {
   }
 
   #frame = null;
-  #showNotice = () => {};
-  #mounted = null; // { name, state, figure, done, lifetime, applied } of the figure shown now
+  #note = NO_NOTES; // note(message) shows a note keyed by what it is about; note.clear(key)
+  // The figure shown now: { name, state, figure, done, lifetime, applied (attribute values last
+  // handed to the store), seen (the settings' text last announced), unknown (attributes noted) }
+  #mounted = null;
   #ready = null; // { promise, resolve } handed out while no figure is mounted yet
-  #noticed = new Set(); // unknown attributes already noted
   #presentation = null;
   #observer = null;
+  #unfollow = () => {};
   #mountQueued = false;
 
   get name() { return this.getAttribute('name') ?? ''; }
@@ -151,16 +110,15 @@ class AttentionFigure extends HTMLElement {
       this.#observer = new MutationObserver((records) => this.#attributesChanged(records));
     }
     this.#observer.observe(this, { attributes: true, attributeOldValue: true });
-    live.add(this);
-    watchHostScheme();
+    this.#unfollow = followHostScheme(this);
     this.#readPresentation(null);
     if (!this.#mounted || this.#mounted.name !== this.name) this.#queueMount();
-    else this.#syncSettings(); // attributes may have changed while it was away
+    else syncSettings(this, this.#mounted, this.#note); // attributes may have changed while it was away
   }
 
   disconnectedCallback() {
     this.#observer.disconnect();
-    live.delete(this);
+    this.#unfollow();
     // Still out once the current task's script is done: it has left the page, not moved.
     queueMicrotask(() => {
       if (!this.isConnected) this.#unmount();
@@ -174,7 +132,7 @@ class AttentionFigure extends HTMLElement {
     this.#mounted = null;
     mounted.lifetime.dispose();
     this.#frame.replaceChildren();
-    this.#showNotice = () => {};
+    this.#note = NO_NOTES;
     delete this.dataset.labReady;
   }
 
@@ -190,14 +148,14 @@ class AttentionFigure extends HTMLElement {
       return;
     }
     if (PRESENTATION_KEYS.some((key) => changed.has(key))) this.#readPresentation(changed);
-    if ([...changed].some(isSettingAttribute)) this.#syncSettings();
+    if ([...changed].some(isSettingAttribute)) syncSettings(this, this.#mounted, this.#note);
   }
 
   /** Reads theme, page, toolbar, notes, padding; notes bad values of the attributes in `changed` (all when null). */
   #readPresentation(changed) {
+    changed?.forEach((name) => this.#note.clear(name)); // fixed, or noted again below
     const notice = (message) => {
-      const name = /asked for (\w+) =/.exec(message)?.[1];
-      if (!changed || changed.has(name)) this.#showNotice(message);
+      if (!changed || noteKey(message)?.some((name) => changed.has(name))) this.#note(message);
     };
     this.#presentation = readPresentation((name) => this.getAttribute(name), { askedBy: ASKED_BY, notice, base: document.baseURI });
     this.refreshTheme();
@@ -214,29 +172,33 @@ class AttentionFigure extends HTMLElement {
     });
   }
 
+  /** A fresh notes list; each note is keyed by the attribute it is about (element/attributes.js). */
+  #newNotes() {
+    const list = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, this.#frame);
+    const board = noticeBoard(list);
+    this.#note = Object.assign((message) => board(message, noteKey(message)), { clear: board.clear });
+  }
+
   #mount() {
     const name = this.name;
     this.#unmount(); // the figure shown before (another name) ends first
     this.#frame.replaceChildren();
-    this.#noticed.clear();
     delete this.dataset.labReady;
-    const notices = htmlElement('ul', { class: 'notices', role: 'status', 'aria-label': 'Notes about the settings', hidden: '' }, null, this.#frame);
-    this.#showNotice = noticeBoard(notices);
+    this.#newNotes();
     this.#readPresentation(null); // its notices belong on the new board
 
-    const initial = this.#settingAttributes(name);
-    initial.forEach(([attribute]) => this.#noticed.add(attribute)); // mountFigure notes the unknown ones
+    const initial = settingAttributes(this, name, this.#note);
     const state = createStore({
       search: prefixedSearch(name, initial),
-      writeSearch: (search) => this.#reflect(mounted, search),
-      onNotice: this.#showNotice,
+      writeSearch: (search, change) => this.#announce(mounted, change),
+      onNotice: this.#note,
       askedBy: ASKED_BY,
       paramLabel: (param) => param.slice(name.length + 1),
     });
     const lifetime = createLifetime(); // what this figure starts ends with it (#unmount)
-    // The attribute values last handed to the store, by name, so that a bad value is noted
-    // once, not again on every later change of another attribute.
-    const mounted = { name, state, figure: null, done: false, lifetime, applied: new Map(initial) };
+    const mounted = {
+      name, state, figure: null, done: false, lifetime, applied: new Map(initial), seen: new Map(), unknown: '',
+    };
     this.#mounted = mounted;
     labPromise ??= createAttentionLab(createModule);
     mountFigure(this.#frame, name, {
@@ -246,93 +208,36 @@ class AttentionFigure extends HTMLElement {
         // A function: the page attribute may change after the toolbar was made.
         pageUrl: () => this.#presentation?.page ?? DEFAULT_PAGE,
         settingName: (param) => param.slice(name.length + 1),
-        standalone: () => this.#standaloneSource(),
+        standalone: standaloneSource,
       },
-      notice: this.#showNotice,
+      notice: this.#note,
       askedBy: ASKED_BY,
       markup: FIGURE_MARKUP,
       lifetime,
       timeline: false, // elements come and go: their marks would pile up in the timeline
-    }).then((figure) => {
-      if (this.#mounted !== mounted) return figure; // a newer name took over, or it left the page
-      mounted.figure = figure;
-      mounted.done = true;
-      if (figure) this.#syncSettings(); // attributes set while the core was starting
-      this.dataset.labReady = 'true';
-      if (!this.#mountQueued) {
-        this.#ready?.resolve(figure);
-        this.#ready = null;
-      }
-      this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true, composed: true, detail: { name, found: figure !== null } }));
-      return figure;
-    });
+    }).then((figure) => (this.#mounted === mounted ? this.#settled(mounted, figure) : figure));
   }
 
-  /** The roles figure's old role="cross" (before it was named kind), or null. */
-  #oldRole(name) {
-    const role = this.getAttribute('role');
-    return name === 'roles' && !this.hasAttribute('kind') && /^(encoder|decoder|cross)$/.test(role ?? '') ? role : null;
-  }
-
-  /** [name, value] of the attributes that are settings (the old role="…" of roles as kind). */
-  #settingAttributes(name) {
-    const pairs = [...this.attributes].filter((a) => isSettingAttribute(a.name)).map((a) => [a.name, a.value]);
-    const role = this.#oldRole(name);
-    if (role) {
-      this.#showNotice(`role="${role}" is read as kind="${role}", but role is an ARIA attribute of the host page: write kind="${role}" instead.`);
-      pairs.push(['kind', role]);
+  /** The figure has mounted (or shows why not): ready resolves and the event fires. */
+  #settled(mounted, figure) {
+    mounted.figure = figure;
+    if (figure) settle(this, mounted, this.#note);
+    mounted.done = true;
+    this.dataset.labReady = 'true';
+    if (!this.#mountQueued) {
+      this.#ready?.resolve(figure);
+      this.#ready = null;
     }
-    return pairs;
+    const { name } = mounted;
+    this.dispatchEvent(new CustomEvent('attention-figure:ready', { bubbles: true, composed: true, detail: { name, found: figure !== null } }));
+    return figure;
   }
 
-  /** A learner's change: the settings back into the attributes, then the change event. */
-  #reflect(mounted, search) {
+  /** The store wrote a change: the learner's go into the attributes, and the change is announced. */
+  #announce(mounted, change) {
     if (this.#mounted !== mounted) return;
-    const { name, state } = mounted;
-    const current = new Map(unprefixedPairs(name, search));
-    for (const key of state.keysOf(name)) {
-      const short = state.paramOf(key).slice(name.length + 1);
-      const value = current.get(short) ?? null;
-      mounted.applied.set(short, value);
-      if (value !== null) this.setAttribute(short, value);
-      else this.removeAttribute(short); // back at its default
-    }
-    this.dispatchEvent(new CustomEvent('attention-figure:change', {
-      bubbles: true, composed: true, detail: { name, settings: figureSettings(state, name) },
-    }));
-  }
-
-  /** The attributes into the figure: changed settings are set (with notices), unknown ones noted once. */
-  #syncSettings() {
-    const mounted = this.#mounted;
-    if (!mounted?.figure) return; // its keys are defined once the figure has mounted
-    const { name, state, applied } = mounted;
-    const byParam = new Map(state.keysOf(name).map((key) => [state.paramOf(key).slice(name.length + 1), key]));
-    const entries = [];
-    for (const [param, key] of byParam) {
-      const raw = this.getAttribute(param) ?? (param === 'kind' ? this.#oldRole(name) : null);
-      if (raw === (applied.get(param) ?? null)) continue;
-      applied.set(param, raw);
-      const wanted = raw ?? state.defaultOf(key);
-      if (String(wanted) !== String(state.get(key))) entries.push([key, wanted]);
-    }
-    if (entries.length) state.setMany(entries, { origin: ASKED_BY });
-    const unknown = [...this.attributes].map((a) => a.name)
-      .filter((attribute) => isSettingAttribute(attribute) && !byParam.has(attribute) && !this.#noticed.has(attribute));
-    if (unknown.length) {
-      unknown.forEach((attribute) => this.#noticed.add(attribute));
-      const what = unknown.length === 1 ? 'a setting this figure does not have' : 'settings this figure does not have';
-      this.#showNotice(`${ASKED_BY} names ${what} (${unknown.join(', ')}); ignored.`);
-    }
-  }
-
-  /** This script's text, for the one-file download. */
-  async #standaloneSource() {
-    if (INLINE_SOURCE) return INLINE_SOURCE;
-    if (!SCRIPT_URL) throw new Error('this copy of attention-figure.js has no address to read it from');
-    const response = await fetch(SCRIPT_URL);
-    if (!response.ok) throw new Error(`attention-figure.js answered ${response.status}`);
-    return response.text();
+    const detail = reflectChange(this, mounted, change, this.#note);
+    if (detail) this.dispatchEvent(new CustomEvent('attention-figure:change', { bubbles: true, composed: true, detail }));
   }
 }
 

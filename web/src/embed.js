@@ -32,12 +32,28 @@ function reportHeight(figureName) {
   send();
 }
 
+// theme=host: the host page's attention-lab-resize.js tells the frame the host's colour scheme,
+// now and whenever it changes. Only the window that holds this frame may say it, and only
+// light or dark; until it does, the frame follows the reader's preference, as with auto. The
+// frame says hello once it listens, since the host's first word may come before that.
+function followHostScheme(presentation) {
+  if (presentation.theme !== 'host' || window.parent === window) return;
+  window.addEventListener('message', (event) => {
+    const data = event.data;
+    if (event.source !== window.parent || !data || typeof data !== 'object' || data.type !== 'attention-lab:scheme') return;
+    if (data.scheme !== 'light' && data.scheme !== 'dark') return;
+    applyPresentation(document.documentElement, { ...presentation, theme: data.scheme });
+  });
+  window.parent.postMessage({ type: 'attention-lab:hello' }, '*');
+}
+
 async function start() {
   const params = new URLSearchParams(location.search);
   const figureName = params.get('figure') ?? '';
   // theme, page, toolbar, notes, padding: how the figure is shown, kept in the URL as given.
   const presentation = readPresentation((name) => params.get(name), { notice: showNotice });
   applyPresentation(document.documentElement, presentation);
+  followHostScheme(presentation);
   const shown = [...params].filter(([name]) => PRESENTATION_KEYS.includes(name));
   // The embed's URL names settings without the figure prefix the store uses.
   const state = createStore({

@@ -19,14 +19,39 @@ const MAX_NAME_LENGTH = 40;
 
 const clip = (text) => (text.length > MAX_NAME_LENGTH ? `${text.slice(0, MAX_NAME_LENGTH)}\u2026` : text);
 
-/** A notice list (<ul class="notices">): returns show(message), which adds one plain-text item. */
+/**
+ * A notice list (<ul class="notices">): returns show(message, about), which adds one plain-text
+ * item, and show.clear(name), which removes the items about `name` once it has been fixed
+ * (and returns the names they were about).
+ * `about` names what a note speaks of (an attribute, a setting), one name or several (a note
+ * that two settings do not fit goes when either changes). A note shown again about the same
+ * thing replaces the one before, at the end. A list left empty is hidden.
+ */
 export function noticeBoard(list) {
-  return (message) => {
+  const about = (item) => (item.dataset.about ?? '').split(' ').filter(Boolean);
+  const items = (name) => [...list.children].filter((item) => about(item).includes(name));
+  const show = (message, names = null) => {
+    const keys = names === null ? [] : [names].flat();
     const item = document.createElement('li');
     item.textContent = message;
+    if (keys.length) {
+      item.dataset.about = keys.join(' ');
+      [...list.children].find((old) => old.dataset.about === item.dataset.about && old.textContent === message)?.remove();
+    }
     list.appendChild(item);
     list.hidden = false;
   };
+  // Returns every name the removed notes were about (name itself, and the others a note named).
+  show.clear = (name) => {
+    const names = new Set();
+    for (const item of items(name)) {
+      about(item).forEach((each) => names.add(each));
+      item.remove();
+    }
+    list.hidden = list.children.length === 0;
+    return names;
+  };
+  return show;
 }
 
 /**

@@ -5,7 +5,9 @@
 // No figure may use these names for a setting (tests/browser/author-host.test.mjs checks).
 
 export const PRESENTATION_CHOICES = {
-  theme: ['auto', 'light', 'dark'],
+  // host: the iframe takes the host page's scheme from attention-lab-resize.js (embed.js);
+  // until told, and on the element (which sees its host's scheme itself), as auto.
+  theme: ['auto', 'light', 'dark', 'host'],
   toolbar: ['on', 'off'],
   notes: ['on', 'off'],
   padding: ['on', 'off'],
@@ -54,7 +56,8 @@ export function readPresentation(get, { askedBy = 'The link', notice = () => {},
  * theme 'auto' leaves the scheme to whatever `root` inherits, or (inheritScheme false) to
  * the reader's preference.
  */
-export function applyPresentation(root, { theme, toolbar, notes, padding }, { inheritScheme = false } = {}) {
+export function applyPresentation(root, { theme: asked, toolbar, notes, padding }, { inheritScheme = false } = {}) {
+  const theme = asked === 'host' ? 'auto' : asked;
   const set = (name, value, isDefault) => {
     if (isDefault) root.removeAttribute(`data-al-${name}`);
     else root.setAttribute(`data-al-${name}`, value);

@@ -139,7 +139,10 @@ function callListeners({ schemas, values, listeners }, keys) {
 /**
  * @param {object} hooks
  * @param {string} [hooks.search]    the initial query string, e.g. location.search
- * @param {(search: string) => void} [hooks.writeSearch]  called with the new query string
+ * @param {(search: string, change: { origin: string, initial: boolean }) => void} [hooks.writeSearch]
+ *   called with the new query string and where the change came from: `origin` as set() and
+ *   setMany() were given it (CONTROL for a figure's own control), `initial` true when defineAll
+ *   writes back the values it had to fix on load
  * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
  * @param {string} [hooks.askedBy]  who the initial settings come from, as notices name it:
  *   'The link' (the page, the iframe embed) or 'This element' (<attention-figure>)
@@ -157,7 +160,7 @@ export function createStore({
   const { validate, initialValue } = createReader({ onNotice, paramLabel, askedBy, initialParams });
 
   const resolveFits = (keys, origin) => moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin);
-  const writeUrl = () => writeSearch(searchFor(schemas, values, initialParams));
+  const writeUrl = (origin, initial = false) => writeSearch(searchFor(schemas, values, initialParams), { origin, initial });
 
   const store = {
     /**
@@ -182,7 +185,7 @@ export function createStore({
       resolveFits(Object.keys(settings), askedBy);
       // A value the link gave that was refused, clamped or moved to fit is shown corrected in the
       // address bar too (the notice says what happened), so that copying it gives the view.
-      if (Object.keys(settings).some((key) => !linkSpells(initialParams, key, schemas.get(key), values.get(key)))) writeUrl();
+      if (Object.keys(settings).some((key) => !linkSpells(initialParams, key, schemas.get(key), values.get(key)))) writeUrl(askedBy, true);
     },
 
     /**
@@ -229,7 +232,7 @@ export function createStore({
       // The figures' rules may move other keys so that the new values fit together.
       const moved = resolveFits(changedKeys, origin);
       const heard = [...changedKeys, ...moved.filter((k) => !changedKeys.includes(k))];
-      if (callListeners({ schemas, values, listeners }, heard)) writeUrl();
+      if (callListeners({ schemas, values, listeners }, heard)) writeUrl(origin);
       return [...new Set([...changedKeys, ...moved])];
     },
 
