@@ -19,6 +19,7 @@ namespace attn::learn {
 namespace {
 
 using testing::invalid_argument_message;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 Matrix normal_matrix(Eigen::Index rows, Eigen::Index cols, Random& random, double deviation = 1.0) {
@@ -378,11 +379,15 @@ TEST(LearnSession, RefusedCallsLoseNothing) {
 // The work budget of limits.hpp: a wide, long setting is refused before any work.
 TEST(LearnSession, HugeRunsAreRefusedByTheBudget) {
   LearnSettings s;
-  s.key_width = 4096;
+  s.key_width = 64;
   s.shape = {64, 64, 64};
   LearnSession session(s);  // one step fits the budget …
-  EXPECT_THAT(invalid_argument_message([&] { session.train(50); }), HasSubstr("multiply-adds in one call"));
+  EXPECT_THAT(invalid_argument_message([&] { session.train(50); }),
+              AllOf(HasSubstr("multiply-adds in one call"), HasSubstr("train in pieces of at most 3 steps")));
   EXPECT_EQ(session.steps_taken(Scaling::ByRootDk), 0);  // … fifty do not, and nothing was done
+  // The widest setting: one step alone would take more than a call may.
+  s.key_width = 4096;
+  EXPECT_THAT(invalid_argument_message([&] { LearnSession wide(s); }), HasSubstr("one training step would take"));
 }
 
 TEST(LearnOptimiser, SgdStepsAgainstTheGradientAndChecksShapes) {

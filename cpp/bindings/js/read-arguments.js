@@ -15,36 +15,65 @@ export const LIMITS = Object.freeze({
   maxEntries: 2 ** 24,
   /** Entries of all the matrices one call returns together: 4 · 2^24, 512 MiB in float64. */
   maxResultEntries: 4 * 2 ** 24,
-  /** Multiply-adds of one call: 2^36, a few seconds at most. */
-  maxMultiplyAdds: 2 ** 36,
-  /** Random draws plus softmax entries of one width experiment: 10^8, about a second. */
-  maxExperimentWork: 100_000_000,
+  /**
+   * Multiply-adds of one float64 call: 2^31, so that the slowest accepted call of each kind takes
+   * about a second (direct attention and multi-head also count PAIR_WORK for each pair they
+   * return, additive scores and training steps their own weights; see cpp/core/limits.hpp).
+   */
+  maxMultiplyAdds: 2 ** 31,
+  /** Multiply-adds of one float32 call (attention, streamingAttention): 2^33, about a second. */
+  maxMultiplyAddsFloat32: 2 ** 33,
+  /** Random draws plus softmax entries of one width experiment: 5·10^7, about a second at most. */
+  maxExperimentWork: 50_000_000,
   /** The largest count a JavaScript number holds exactly: 2^53. */
   maxExactCount: 2 ** 53,
 });
 // The order in which the core's al_limit() reports them.
-export const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'maxExperimentWork', 'maxExactCount'];
+export const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'maxExperimentWork', 'maxExactCount', 'maxMultiplyAddsFloat32'];
 
-// ---- describing what came, for messages --------------------------------------------------
-
-// The typed array's own kind and length, which no redefined property can fake: these are the
-// getters of %TypedArray%.prototype, called directly.
+// ---- the built-ins the snapshot rule relies on, captured when this module loads -------------
+// A caller's code could replace a prototype's method or getter later (Float64Array.prototype.set,
+// the length getter …); these are the originals, called directly, so that no redefined property
+// can fake a kind, a length or a size, nor run the caller's code in the middle of a copy.
 const TypedArrayPrototype = Object.getPrototypeOf(Float64Array.prototype);
-export const kindOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
-export const realLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
-// Its buffer, and whether that was detached, likewise (only for the message of a refused copy).
-const bufferOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
-const arrayBufferBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const arrayBufferMaxBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'maxByteLength')?.get;
+const getter = (prototype, key) => Object.getOwnPropertyDescriptor(prototype, key)?.get;
+// method(self, …args) for method.call(self, …args), bound now: a later Function.prototype.call
+// of the caller's changes nothing here.
+const uncurry = (method) => Function.prototype.call.bind(method);
+const kindOf = uncurry(getter(TypedArrayPrototype, Symbol.toStringTag));
+const realLength = uncurry(getter(TypedArrayPrototype, 'length'));
+const bufferOf = uncurry(getter(TypedArrayPrototype, 'buffer'));
+const byteOffsetOf = uncurry(getter(TypedArrayPrototype, 'byteOffset'));
+/** %TypedArray%.prototype.set: copies a typed array's entries, converting them, with no iterator. */
+export const copyInto = uncurry(TypedArrayPrototype.set);
+const arrayBufferBytes = uncurry(getter(ArrayBuffer.prototype, 'byteLength'));
+const maxBytes = getter(ArrayBuffer.prototype, 'maxByteLength');
+const arrayBufferMaxBytes = maxBytes === undefined ? undefined : uncurry(maxBytes);
+// A page that is not cross-origin isolated may have no SharedArrayBuffer at all.
+const sharedBufferBytes = globalThis.SharedArrayBuffer ? uncurry(getter(SharedArrayBuffer.prototype, 'byteLength')) : null;
+// The constructors of the fixed-length views made of each argument's data.
+const VIEWS = Object.freeze({ Float64Array, Float32Array });
+
+// The byte length of an ArrayBuffer or a SharedArrayBuffer, and the getter that read it.
+function bytesGetterOf(buffer) {
+  try {
+    arrayBufferBytes(buffer);
+    return arrayBufferBytes;
+  } catch {
+    return sharedBufferBytes; // the one other kind of buffer a typed array can have
+  }
+}
 // A detached ArrayBuffer reports 0 for both its size and its largest size; one resized to nothing
 // keeps its largest size. (A SharedArrayBuffer, for which these getters throw, cannot be detached.)
 function detached(buffer) {
   try {
-    return arrayBufferBytes.call(buffer) === 0 && (arrayBufferMaxBytes === undefined || arrayBufferMaxBytes.call(buffer) === 0);
+    return arrayBufferBytes(buffer) === 0 && (arrayBufferMaxBytes === undefined || arrayBufferMaxBytes(buffer) === 0);
   } catch {
     return false;
   }
 }
+
+// ---- describing what came, for messages --------------------------------------------------
 
 export function describe(value) {
   try {
@@ -60,8 +89,8 @@ export function describe(value) {
       default: break;
     }
     if (Array.isArray(value)) return `an array of ${value.length} entries`;
-    const kind = kindOf.call(value);
-    if (kind) return `a ${kind} of ${realLength.call(value)} entries`;
+    const kind = kindOf(value);
+    if (kind) return `a ${kind} of ${realLength(value)} entries`;
     return 'an object';
   } catch {
     return 'an unreadable value';
@@ -102,7 +131,7 @@ export function wholeNumber(name, value, min, max, limitNote = '') {
   return value;
 }
 
-export const DIMENSION_NOTE = ' (lab.limits.maxDimension)';
+const DIMENSION_NOTE = ' (lab.limits.maxDimension)';
 export const dimension = (name, value, min = 0) => wholeNumber(name, value, min, LIMITS.maxDimension, DIMENSION_NOTE);
 
 /** Refuses a call whose size passes a limit, with the size it asked for and the limit. */
@@ -113,6 +142,18 @@ export function budget(fn, what, amount, limitName) {
     const text = typeof what === 'function' ? what() : what;
     throw new Error(`${fn}: ${text} would be ${amount}, more than the limit of ${limit} (lab.limits.${limitName})`);
   }
+}
+
+/**
+ * What each pair (i, j) of the direct form or of one head counts beside its dot products: its
+ * score, scaled score and weight are formed, exponentiated and copied out (kPairWork in
+ * cpp/core/limits.hpp).
+ */
+export const PAIR_WORK = 384;
+
+/** Refuses a call of `amount` multiply-adds past the limit of its precision ('float64' or 'float32'). */
+export function multiplyAdds(fn, amount, precision) {
+  budget(fn, 'the multiply-adds', amount, precision === 'float32' ? 'maxMultiplyAddsFloat32' : 'maxMultiplyAdds');
 }
 
 export function entriesWithin(fn, what, rows, cols) {
@@ -136,10 +177,13 @@ export const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);
 export const HEAD_SCALES = Object.freeze(['head', 'model']);
 
 /**
- * Reads a matrix argument once: { name, rows, cols, data, length, precision }, length being the
- * typed array's real length when it was read and checked. Later code uses only this record,
- * never the caller's object; the copy into the heap first checks that the array still has that
- * real length (unchanged), since a getter of a later argument may grow, shrink or detach its
+ * Reads a matrix argument once: { name, rows, cols, data, length, precision, address, buffer,
+ * bytes, bytesOf }. `data` is not the caller's typed array but a fixed-length view of its
+ * buffer, made here with the saved constructor over the entries that were read and checked
+ * (`length` of them, from the caller's byte offset); `buffer` is that buffer and `bytes` its
+ * byte length then, read by `bytesOf` (the saved getter of its kind). Later code uses only this
+ * record, never the caller's object, and the copy into the heap first checks that nothing of
+ * this changed (unchanged()), since a getter of a later argument may grow, shrink or detach the
  * buffer in between.
  */
 export function readMatrix(name, value, float32 = false, into = undefined) {
@@ -152,49 +196,63 @@ export function readMatrix(name, value, float32 = false, into = undefined) {
   if (!(Number.isInteger(rows) && rows >= 0 && rows <= LIMITS.maxDimension)) dimension(`${name}.rows`, rows);
   if (!(Number.isInteger(cols) && cols >= 0 && cols <= LIMITS.maxDimension)) dimension(`${name}.cols`, cols);
   const data = read(value, 'data', name);
-  const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
+  // From here on no code of the caller's runs: only the saved built-ins.
+  const kind = (data !== null && typeof data === 'object') ? kindOf(data) : undefined;
   const precision = PRECISIONS[kind];
   if (!precision || (precision.name === 'float32' && !float32)) {
     const note = kind === 'Float32Array' ? ' (float32 input is taken by attention and streamingAttention only)' : '';
     throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
   }
-  const length = realLength.call(data);
+  const length = realLength(data);
   if (rows * cols > LIMITS.maxEntries) budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
   if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
-  if (into === undefined) return { name, rows, cols, data, length, precision, address: 0 };
-  into.name = name;
-  into.rows = rows;
-  into.cols = cols;
-  into.data = data;
-  into.length = length;
-  into.precision = precision;
-  into.address = 0;
-  return into;
+  const record = into ?? { name, rows, cols, data: null, length, precision, address: 0, buffer: null, bytes: 0, bytesOf: null };
+  record.name = name;
+  record.rows = rows;
+  record.cols = cols;
+  record.length = length;
+  record.precision = precision;
+  record.address = 0;
+  if (length === 0) {
+    // Nothing to copy (its buffer may even be detached already): no view, nothing to re-check.
+    record.data = EMPTY[precision.name];
+    record.buffer = null;
+    record.bytes = 0;
+    record.bytesOf = null;
+    return record;
+  }
+  const buffer = bufferOf(data);
+  record.bytesOf = bytesGetterOf(buffer);
+  record.bytes = record.bytesOf(buffer);
+  record.buffer = buffer;
+  record.data = new VIEWS[kind](buffer, byteOffsetOf(data), length);
+  return record;
 }
+const EMPTY = Object.freeze({ float64: new Float64Array(0), float32: new Float32Array(0) });
 
 /**
- * Whether a read matrix's data still has the real length it was read and checked with. Called
- * right before the copy, with no caller's code in between, so the copy reads exactly the checked
- * entries. A view that a resized buffer no longer covers reads length 0, a detached one too; a
- * length-tracking view of a resizable ArrayBuffer or growable SharedArrayBuffer follows its
- * buffer. (A fixed-length view whose buffer grew, or shrank and still covers it, is unchanged:
- * its entries are those checked, and it is copied.)
+ * Whether a read matrix's data is still as it was read and checked: its buffer has the byte
+ * length it had then, and the fixed view still covers its entries. Called right before the
+ * copy, with no caller's code in between, so the copy reads exactly the checked entries. Any
+ * change of size between the read and the copy (grown, shrunk, detached, a growable
+ * SharedArrayBuffer grown), even one undone before the copy leaves its size as it was read,
+ * means the caller changed its data while the call was reading it: refused.
  */
 export function unchanged(input) {
-  return realLength.call(input.data) === input.length;
+  return input.buffer === null || (input.bytesOf(input.buffer) === input.bytes && realLength(input.data) === input.length);
 }
 
-/** The Error for a read matrix whose data no longer has the length it was read with. */
+/** The Error for a read matrix whose data's buffer changed size since it was read. */
 export function changedError(input) {
-  const now = realLength.call(input.data);
-  const what = now === 0 && detached(bufferOf.call(input.data))
+  const now = input.bytesOf(input.buffer);
+  const what = now === 0 && detached(input.buffer)
     ? 'was detached (transferred)'
-    : `was resized: its data had ${input.length} entries when ${input.name} was read, ${now} now`;
+    : `was resized: it had ${input.bytes} bytes when ${input.name} was read, ${now} now`;
   return new Error(`${input.name}: the buffer of its data ${what}, by a later argument; nothing was computed`);
 }
 
 /** Options from a closed set: an unknown name is refused, naming the ones there are. */
-export const NO_OPTIONS = Object.freeze({});
+const NO_OPTIONS = Object.freeze({});
 export function readOptions(fn, options, allowed, what = 'options', example = '{ tau: 2 }') {
   if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -238,12 +296,13 @@ export function positiveRate(value) {
   return value;
 }
 
-const NO_DATA = new Float64Array(0);
-export const NO_MATRIX = { name: 'no matrix', rows: 0, cols: 0, data: NO_DATA, length: 0, precision: PRECISIONS.Float64Array, address: 0 };
+export const NO_MATRIX = {
+  name: 'no matrix', rows: 0, cols: 0, data: EMPTY.float64, length: 0, precision: PRECISIONS.Float64Array, address: 0, buffer: null, bytes: 0, bytesOf: null,
+};
 
 // A mask is null (none), 'causal', or a matrix whose entries are exactly 0 (hidden) or 1.
 export const NO_MASK = Object.freeze({ kind: 0, matrix: NO_MATRIX });
-export const CAUSAL_MASK = Object.freeze({ kind: 1, matrix: NO_MATRIX });
+const CAUSAL_MASK = Object.freeze({ kind: 1, matrix: NO_MATRIX });
 export function readMask(value) {
   if (value === null || value === undefined) return NO_MASK;
   if (value === 'causal') return CAUSAL_MASK;
@@ -251,16 +310,25 @@ export function readMask(value) {
     throw new Error(`options.mask must be null, 'causal' or a matrix of 0 and 1, got ${describe(value)}`);
   }
   const mask = readMatrix('mask', value, true);
+  // The core reads every mask as float64 0/1, whatever the precision of the call. A float32 mask
+  // is converted by the saved %TypedArray%.prototype.set (never by its iterator, which the caller
+  // could have replaced), and it is the copy that is checked and staged.
+  if (mask.precision.name === 'float32' && mask.length > 0) {
+    const entries = new Float64Array(mask.length);
+    copyInto(entries, mask.data);
+    Object.assign(mask, { data: entries, precision: PRECISIONS.Float64Array });
+    mask.buffer = bufferOf(entries);
+    mask.bytesOf = arrayBufferBytes;
+    mask.bytes = arrayBufferBytes(mask.buffer);
+  } else if (mask.precision.name === 'float32') {
+    Object.assign(mask, { data: EMPTY.float64, precision: PRECISIONS.Float64Array });
+  }
   const { data } = mask;
   for (let i = 0; i < mask.length; i++) {
     const entry = data[i];
     if (entry !== 0 && entry !== 1) {
       throw new Error(`mask: entry (${Math.floor(i / mask.cols)}, ${i % mask.cols}) is ${entry}; entries must be exactly 0 (hidden) or 1 (allowed)`);
     }
-  }
-  // The core reads every mask as float64 0/1, whatever the precision of the call.
-  if (mask.precision.name === 'float32') {
-    return { kind: 2, matrix: { ...mask, data: Float64Array.from(data), precision: PRECISIONS.Float64Array } };
   }
   return { kind: 2, matrix: mask };
 }
