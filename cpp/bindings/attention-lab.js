@@ -13,8 +13,9 @@
 //      mask entries, counts, and the work budget (LIMITS). A bad argument throws an Error
 //      naming the argument, what was expected and what came, before the core is touched.
 //   2. The inputs are copied once into one reused area of the WebAssembly heap, exactly as they
-//      were read (an input whose buffer a later argument's getter grew, shrank or detached is
-//      refused, naming it, before anything is written), behind a call record of their
+//      were read (from fixed-length views made when they were read; an input whose buffer
+//      changed size since, grown, shrunk or detached by a later argument's getter, is refused,
+//      naming it, before anything is written), behind a call record of their
 //      addresses, shapes and the call's numbers, and one raw export runs the core. It never
 //      throws: it returns a status, and the core's message for a failure, thrown here as an Error.
 //   3. The results are copied out once into fresh typed arrays, and the core frees them.

@@ -226,6 +226,7 @@ EMSCRIPTEN_KEEPALIVE double al_limit(int which) {
     case 3: return static_cast<double>(limits::kMaxExperimentWork);
     case 4: return static_cast<double>(limits::kMaxExactCount);
     case 5: return static_cast<double>(limits::kMaxMultiplyAddsF32);
+    case 6: return static_cast<double>(limits::kPairWork);
     default: return -1;
   }
 }

@@ -12,8 +12,9 @@ namespace attn::limits {
 // Rows or columns of any one matrix (a token count or a width).
 inline constexpr std::int64_t kMaxDimension = 1'000'000;
 // Entries of any one matrix the core reads or makes: 2^24, i.e. 128 MiB in float64. The direct
-// form's n×m score matrix must fit, so direct attention stops at n = m = 4096; the streaming form,
-// which never forms it, goes on to n = 16,384 and beyond.
+// form's n×m score matrix must fit, so direct attention stops at n = m = 4096 (in float64 the work
+// of one call stops it at 2048); the streaming form, which never forms it, goes on to n = 16,384
+// and beyond (in blocks of query rows where one call's work would pass the limit below).
 inline constexpr std::int64_t kMaxEntries = std::int64_t{1} << 24;
 // The work of one synchronous call, in multiply-adds (and the multiply-adds that the steps below
 // stand for), capped so that the slowest accepted call of each kind takes about a second of one

@@ -2,10 +2,10 @@
 // crossMultiHead, additiveScores. Each reads and checks its arguments (read-arguments.js), then
 // stages them and runs one raw export through the heap protocol (heap-calls.js).
 import {
-  ATTENTION_OPTIONS, AXES, HEAD_SCALES, LIMITS, MULTI_HEAD_OPTIONS, NO_MASK, PAIR_WORK, RESULT_SETS,
-  budget, choice, dimension, entriesWithin, multiplyAdds, onePrecision, readMask, readMatrix, readOptions,
-  scaleOption, temperature, wholeNumber,
+  ATTENTION_OPTIONS, AXES, HEAD_SCALES, LIMITS, MULTI_HEAD_OPTIONS, PAIR_WORK, RESULT_SETS,
+  budget, choice, dimension, entriesWithin, multiplyAdds, readOptions, scaleOption, temperature, wholeNumber,
 } from './read-arguments.js';
+import { NO_MASK, onePrecision, readMask, readMatrix } from './read-matrix.js';
 
 /** The attention and multi-head functions of the API over one core and its heap protocol. */
 export function attentionFunctions(core, calls) {

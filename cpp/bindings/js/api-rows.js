@@ -1,7 +1,8 @@
 // The JS API's functions of one or two matrices: row statistics, sums, differences, the softmax
 // gradient factor and Jacobian, the product. Most are one line: oneMatrix, matrixToRows and
 // twoMatrices below, each the JS side of one AL_EXPORT_* shape in cpp/bindings/boundary.hpp.
-import { entriesWithin, multiplyAdds, readMatrix, readOptions, temperature } from './read-arguments.js';
+import { entriesWithin, multiplyAdds, readOptions, temperature } from './read-arguments.js';
+import { readMatrix } from './read-matrix.js';
 
 /** The row-statistics and matrix functions of the API over one core and its heap protocol. */
 export function rowFunctions(core, calls) {

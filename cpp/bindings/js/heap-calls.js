@@ -10,7 +10,9 @@
 // The order of stage's matrices and of the numbers is the export's record struct, defined once
 // in its file under cpp/bindings/exports/. Nothing here checks an argument: that was done
 // before (cpp/bindings/js/read-arguments.js).
-import { ELEMENT_TYPES, changedError, copyInto, messageOf, unchanged } from './read-arguments.js';
+import { copyInto } from './built-ins.js';
+import { messageOf } from './read-arguments.js';
+import { ELEMENT_TYPES, changedError, unchanged } from './read-matrix.js';
 
 /** Bytes at the start of the input area kept for the call record (kRecordBytes in boundary.hpp). */
 const RECORD_BYTES = 256;

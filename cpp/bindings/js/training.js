@@ -6,7 +6,7 @@ import {
 } from './read-arguments.js';
 
 // The same limits as cpp/core/learn/training.hpp.
-export const LEARN_TASKS = ['previous', 'match'];
+const LEARN_TASKS = ['previous', 'match'];
 export const LEARN_LIMITS = Object.freeze({ maxKeyWidth: 4096, maxTokens: 64, maxContentWidth: 64, maxSequences: 64, maxSteps: 100_000 });
 const RECORD_COLUMNS = ['step', 'loss', 'meanPOneMinusP', 'meanLargestWeight', 'gradientNormQ', 'gradientNormK', 'gradientNormV'];
 
@@ -63,7 +63,8 @@ function trainingSession(core, calls, id, settings) {
 
     /**
      * Takes `steps` SGD steps of both copies (1 to 100,000 in a session; one call at most
-     * about a second of work, lab.limits.maxMultiplyAdds: train a long run in pieces). Returns { scaled, unscaled }, each { step, loss, meanPOneMinusP,
+     * about a second of work, lab.limits.maxMultiplyAdds: train a long run in pieces).
+     * Returns { scaled, unscaled }, each { step, loss, meanPOneMinusP,
      * meanLargestWeight, gradientNormQ, gradientNormK, gradientNormV } as Float64Arrays with one
      * entry per step, measured before that step's update. A copy that diverged takes no more steps.
      */

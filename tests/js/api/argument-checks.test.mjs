@@ -119,7 +119,7 @@ describe('a work budget: refused before it starts, and big calls give their memo
     assert.equal(lab.limits, LIMITS);
     assert.deepEqual({ ...LIMITS }, {
       maxDimension: 1e6, maxEntries: 16777216, maxResultEntries: 67108864,
-      maxMultiplyAdds: 2147483648, maxMultiplyAddsFloat32: 8589934592, maxExperimentWork: 5e7, maxExactCount: 9007199254740992,
+      maxMultiplyAdds: 2147483648, maxMultiplyAddsFloat32: 8589934592, pairWork: 384, maxExperimentWork: 5e7, maxExactCount: 9007199254740992,
     });
   });
 
