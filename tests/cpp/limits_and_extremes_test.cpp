@@ -191,12 +191,12 @@ TEST(BoundaryBudget, AdditiveScoresCountTheirHiddenLayerMatrices) {
 }
 
 TEST(BoundaryBudget, WidthExperimentDirectCountsItsKeysMatrix) {
-  // One trial at d_k = 2^16 with 1024 keys: within the work budget, but its keys matrix would be
-  // 1024x65536 = 2^26 entries.
-  WidthExperimentSetup setup{1024, 16, 1, 1};
+  // One trial at d_k = 2^16 with 512 keys: within the work budget, but its keys matrix would be
+  // 512x65536 = 2^25 entries.
+  WidthExperimentSetup setup{512, 16, 1, 1};
   setup.min_log2 = 16;
   EXPECT_THAT(invalid_argument_message([&] { width_experiment_direct(setup); }),
-              AllOf(HasSubstr("the keys (m x d_k) would be 1024x65536 = 67108864 entries"), HasSubstr("16777216")));
+              AllOf(HasSubstr("the keys (m x d_k) would be 512x65536 = 33554432 entries"), HasSubstr("16777216")));
 }
 
 TEST(BoundaryBudget, WidthExperimentWorkIsBounded) {
