@@ -10,28 +10,10 @@ import { NO_MASK, onePrecision, readMask, readMatrix } from './read-matrix.js';
 /** The attention and multi-head functions of the API over one core and its heap protocol. */
 export function attentionFunctions(core, calls) {
   const { result } = calls; // called for every result of the hot calls
+  // Records for the inputs of the hot calls (attention, multiHead), refilled on every call.
   const pool = recordPool();
 
-  // Both read the open result table; the caller releases it.
-  const attentionResult = (i) => ({ rawScores: result(i), scaledScores: result(i + 1), weights: result(i + 2), output: result(i + 3) });
-  function multiHeadResult(heads) {
-    const list = new Array(heads);
-    for (let s = 0; s < heads; s++) list[s] = attentionResult(4 * s);
-    return { heads: list, concat: result(4 * heads), output: result(4 * heads + 1) };
-  }
-
-  // The multi-head export (the record of MultiHeadCall in cpp/bindings/exports/multi_head.cpp;
-  // self-attention passes X twice, copied once); its results copied out.
-  // call: { xq, xkv, wq, wk, wv, wo, heads, tau, mask, byModelWidth }.
-  function runMultiHead(call) {
-    calls.stage(call.xq, call.xkv, call.wq, call.wk, call.wv, call.wo, call.mask.matrix);
-    calls.numbers(call.heads, call.tau, call.mask.kind, call.byModelWidth);
-    calls.finish(calls.invoke(core._al_multi_head));
-    const out = multiHeadResult(call.heads);
-    calls.release();
-    return out;
-  }
-
+  const attentionResult = attentionResultOf(result);
   return {
     /**
      * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
@@ -115,6 +97,52 @@ export function attentionFunctions(core, calls) {
       return calls.run(() => core._al_causal_mask(n, m))[0];
     },
 
+    ...multiHeadFunctions(core, calls, pool),
+
+    /** Additive (Bahdanau) scores e_ij = vᵀ tanh(W q_i + U k_j); v is a 1×d_a matrix. */
+    additiveScores(Q, K, W, U, v) {
+      const q = readMatrix('Q', Q);
+      const k = readMatrix('K', K);
+      const w = readMatrix('W', W);
+      const u = readMatrix('U', U);
+      const vr = readMatrix('v', v);
+      entriesWithin('additiveScores', 'the scores', q.rows, k.rows);
+      // The core makes Q·Wᵀ (n×d_a) and K·Uᵀ (m×d_a) once each, then pairs their rows.
+      entriesWithin('additiveScores', 'Q·Wᵀ', q.rows, vr.cols);
+      entriesWithin('additiveScores', 'K·Uᵀ', k.rows, vr.cols);
+      multiplyAdds('additiveScores', additiveWork(q.rows, q.cols, k.rows, k.cols, vr.cols), 'float64');
+      calls.stage(q, k, w, u, vr);
+      return calls.run(core._al_additive_scores)[0];
+    },
+  };
+}
+
+// Both read the open result table; the caller releases it.
+const attentionResultOf = (result) => (i) => ({ rawScores: result(i), scaledScores: result(i + 1), weights: result(i + 2), output: result(i + 3) });
+
+/** multiHead and crossMultiHead, sharing the hot calls' record pool. */
+function multiHeadFunctions(core, calls, pool) {
+  const { result } = calls;
+  const attentionResult = attentionResultOf(result);
+  function multiHeadResult(heads) {
+    const list = new Array(heads);
+    for (let s = 0; s < heads; s++) list[s] = attentionResult(4 * s);
+    return { heads: list, concat: result(4 * heads), output: result(4 * heads + 1) };
+  }
+
+  // The multi-head export (the record of MultiHeadCall in cpp/bindings/exports/multi_head.cpp;
+  // self-attention passes X twice, copied once); its results copied out.
+  // call: { xq, xkv, wq, wk, wv, wo, heads, tau, mask, byModelWidth }.
+  function runMultiHead(call) {
+    calls.stage(call.xq, call.xkv, call.wq, call.wk, call.wv, call.wo, call.mask.matrix);
+    calls.numbers(call.heads, call.tau, call.mask.kind, call.byModelWidth);
+    calls.finish(calls.invoke(core._al_multi_head));
+    const out = multiHeadResult(call.heads);
+    calls.release();
+    return out;
+  }
+
+  return {
     /**
      * Multi-head self-attention of X (n×d_model) with square W_Q, W_K, W_V, W_O and h heads.
      * Options: tau, mask, scaleBy ('head' = √(d_model/h), the right one, or 'model' = √d_model).
@@ -155,21 +183,6 @@ export function attentionFunctions(core, calls) {
       return runMultiHead({ xq, xkv, wq, wk, wv, wo, heads, tau, mask: NO_MASK, byModelWidth: 0 });
     },
 
-    /** Additive (Bahdanau) scores e_ij = vᵀ tanh(W q_i + U k_j); v is a 1×d_a matrix. */
-    additiveScores(Q, K, W, U, v) {
-      const q = readMatrix('Q', Q);
-      const k = readMatrix('K', K);
-      const w = readMatrix('W', W);
-      const u = readMatrix('U', U);
-      const vr = readMatrix('v', v);
-      entriesWithin('additiveScores', 'the scores', q.rows, k.rows);
-      // The core makes Q·Wᵀ (n×d_a) and K·Uᵀ (m×d_a) once each, then pairs their rows.
-      entriesWithin('additiveScores', 'Q·Wᵀ', q.rows, vr.cols);
-      entriesWithin('additiveScores', 'K·Uᵀ', k.rows, vr.cols);
-      multiplyAdds('additiveScores', additiveWork(q.rows, q.cols, k.rows, k.cols, vr.cols), 'float64');
-      calls.stage(q, k, w, u, vr);
-      return calls.run(core._al_additive_scores)[0];
-    },
   };
 }
 
