@@ -44,12 +44,17 @@ function stepsPerSecond(dk) {
 function stepsToTarget(dk, target, limit) {
   const session = lab.createTraining({ dk, seed: 1 });
   try {
-    const out = session.train(limit);
+    const losses = { scaled: [], unscaled: [] };
+    // In pieces: one call may take about a second of work (lab.limits.maxMultiplyAdds).
+    for (let done = 0; done < limit; done += 200) {
+      const out = session.train(Math.min(200, limit - done));
+      for (const which of ['scaled', 'unscaled']) losses[which].push(...out[which].loss);
+    }
     const first = (loss) => {
       const i = loss.findIndex((value) => value < target);
       return i < 0 ? null : i;
     };
-    return { scaled: first(out.scaled.loss), unscaled: first(out.unscaled.loss) };
+    return { scaled: first(losses.scaled), unscaled: first(losses.unscaled) };
   } finally {
     session.dispose();
   }

@@ -17,9 +17,10 @@
 // wall time would count the time other processes hold the core), median of the samples of a pass,
 // best of 3 passes. GFLOP/s counts 4·n·m·d. It writes docs/performance.md and docs/performance.json
 // and prints the table. A benchmark, not a test: nothing here fails on a number.
-// Usage: node --expose-gc scripts/bench.mjs [--quick] [--small]   (--quick: 1 pass, fewer samples, to try
+// Usage: node --expose-gc scripts/bench.mjs [--quick] [--small] [--limits]   (--quick: 1 pass, fewer samples, to try
 // the script; --small: the small-call rows alone, no sizes, peers or native rows, printed and not
-// written to docs/, to compare two builds of the bindings quickly)
+// written to docs/, to compare two builds of the bindings quickly; --limits: only the worst call
+// each kind accepts under one call's work limit, timed and printed (scripts/bench-limits.mjs))
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -28,10 +29,14 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
 import { matrix } from '../cpp/bindings/attention-lab.js';
 import { createHeapCalls } from '../cpp/bindings/js/heap-calls.js';
-import { NO_MATRIX, readMatrix } from '../cpp/bindings/js/read-arguments.js';
+import { NO_MATRIX, readMatrix } from '../cpp/bindings/js/read-matrix.js';
 import { buildDir, loadLab } from '../tests/js/load-lab.mjs';
 import { attentionModel } from './onnx-attention.mjs';
 
+if (process.argv.includes('--limits')) {
+  await (await import('./bench-limits.mjs')).printLimitRows();
+  process.exit(0);
+}
 const quick = process.argv.includes('--quick');
 const small = process.argv.includes('--small');
 const PASSES = quick ? 1 : 3;

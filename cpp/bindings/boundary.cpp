@@ -225,6 +225,8 @@ EMSCRIPTEN_KEEPALIVE double al_limit(int which) {
     case 2: return static_cast<double>(limits::kMaxMultiplyAdds);
     case 3: return static_cast<double>(limits::kMaxExperimentWork);
     case 4: return static_cast<double>(limits::kMaxExactCount);
+    case 5: return static_cast<double>(limits::kMaxMultiplyAddsF32);
+    case 6: return static_cast<double>(limits::kPairWork);
     default: return -1;
   }
 }

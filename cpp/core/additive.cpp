@@ -6,8 +6,17 @@
 
 #include "budget.hpp"
 #include "check.hpp"
+#include "limits.hpp"
 
 namespace attn {
+
+std::int64_t additive_multiply_adds(std::int64_t n, std::int64_t dq, std::int64_t m, std::int64_t dk,
+                                    std::int64_t da) {
+  // Each (i, j, a) of vᵀ tanh(W q_i + U k_j) is an add, a tanh and a multiply-add: it counts as
+  // kAdditivePairWeight multiply-adds, so that the limit stands for as much time as a product's.
+  return budget::sum({budget::product({n, da, dq}), budget::product({m, da, dk}),
+                      budget::product({limits::kAdditivePairWeight, n, m, da})});
+}
 
 Matrix additive_scores(MatrixIn Q, MatrixIn K, MatrixIn W, MatrixIn U, VectorIn v) {
   check::not_empty("Q", Q.rows(), Q.cols());
@@ -27,9 +36,11 @@ Matrix additive_scores(MatrixIn Q, MatrixIn K, MatrixIn W, MatrixIn U, VectorIn 
   budget::matrix("U", U.rows(), U.cols());
   budget::matrix("the scores", Q.rows(), K.rows());
   const std::int64_t da = v.rows();
+  // The query and key halves of the hidden layer, made once each below.
+  budget::matrix("Q·Wᵀ", Q.rows(), da);
+  budget::matrix("K·Uᵀ", K.rows(), da);
   budget::multiply_adds("additive scores (W·q, U·k and vᵀ tanh(…) for every pair)",
-                        budget::sum({budget::product({Q.rows(), da, Q.cols()}), budget::product({K.rows(), da, K.cols()}),
-                                     budget::product({Q.rows(), K.rows(), da})}));
+                        additive_multiply_adds(Q.rows(), Q.cols(), K.rows(), K.cols(), da));
   check::all_finite("Q", Q);
   check::all_finite("K", K);
   check::all_finite("W", W);

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "budget.hpp"
+#include "limits.hpp"
 #include "check.hpp"
 #include "softmax.hpp"
 
@@ -34,8 +35,8 @@ void check_attention_shapes(MatrixIn Q, MatrixIn K, MatrixIn V) {
   check::same_rows("K", K, "V", V);
   budget::matrix("V", V.rows(), V.cols());
   budget::matrix("the output", Q.rows(), V.cols());
-  budget::multiply_adds("attention (Q·Kᵀ and weights·V)",
-                        budget::product({Q.rows(), K.rows(), budget::sum({Q.cols(), V.cols()})}));
+  budget::multiply_adds("attention (Q·Kᵀ and weights·V, and each pair's score, weight and results)",
+                        budget::product({Q.rows(), K.rows(), budget::sum({Q.cols(), V.cols(), limits::kPairWork})}));
 }
 
 // Why finite Q and K gave a non-finite score: before the scale divides (the dot product itself

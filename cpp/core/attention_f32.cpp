@@ -28,7 +28,7 @@ void softmax_rows_in_place(const kernels::Kernels<float>& k, MatrixF& W, float i
 // range. Returns the scale (√dk unless options.scale is set).
 double checked_scale(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options) {
   check::attention_shapes("attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(),
-                          V.cols(), /*forms_scores=*/true);
+                          V.cols(), /*forms_scores=*/true, /*single=*/true);
   const float largest_q = check::finite_magnitude("Q", Q);
   const float largest_k = check::finite_magnitude("K", K);
   const float largest_v = check::finite_magnitude("V", V);

@@ -56,11 +56,22 @@ void entries(const char* what, std::int64_t n) {
   }
 }
 
-void multiply_adds(const char* what, std::int64_t n) {
-  if (n > limits::kMaxMultiplyAdds) {
+namespace {
+void multiply_adds_within(const char* what, std::int64_t n, std::int64_t limit, const char* precision) {
+  if (n > limit) {
     throw std::invalid_argument(std::string(what) + " needs " + count(n) + " multiply-adds, past the limit of " +
-                                std::to_string(limits::kMaxMultiplyAdds) + " (2^36) per call");
+                                std::to_string(limit) + " per call in " + precision +
+                                " (about a second of work); split it into smaller calls");
   }
+}
+}  // namespace
+
+void multiply_adds(const char* what, std::int64_t n) {
+  multiply_adds_within(what, n, limits::kMaxMultiplyAdds, "float64");
+}
+
+void multiply_adds_f32(const char* what, std::int64_t n) {
+  multiply_adds_within(what, n, limits::kMaxMultiplyAddsF32, "float32");
 }
 
 void experiment_work(const char* what, std::int64_t n) {

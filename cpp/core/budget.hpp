@@ -16,7 +16,9 @@ std::int64_t sum(std::initializer_list<std::int64_t> terms);
 void matrix(const char* name, std::int64_t rows, std::int64_t cols);
 // Entries of several matrices that count as one (the heads' score matrices, say).
 void entries(const char* what, std::int64_t count);
+// Multiply-adds of one call in float64, and in float32 (faster: WebAssembly SIMD, its own limit).
 void multiply_adds(const char* what, std::int64_t count);
+void multiply_adds_f32(const char* what, std::int64_t count);
 // Random draws plus softmax entries of one width experiment.
 void experiment_work(const char* what, std::int64_t count);
 

@@ -9,6 +9,7 @@
 
 #include "budget.hpp"
 #include "check.hpp"
+#include "limits.hpp"
 
 namespace attn::check {
 
@@ -43,7 +44,8 @@ void all_finite(const char* name, MatrixFIn m) {
 }
 
 void attention_shapes(const char* what, Eigen::Index q_rows, Eigen::Index q_cols, Eigen::Index k_rows,
-                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores) {
+                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores,
+                      bool single) {
   not_empty("Q", q_rows, q_cols);
   not_empty("K", k_rows, k_cols);
   if (q_cols != k_cols) {
@@ -60,7 +62,14 @@ void attention_shapes(const char* what, Eigen::Index q_rows, Eigen::Index q_cols
   }
   budget::matrix("V", v_rows, v_cols);
   budget::matrix("the output", q_rows, v_cols);
-  budget::multiply_adds(what, budget::product({q_rows, k_rows, budget::sum({q_cols, v_cols})}));
+  // The direct form also forms, exponentiates and returns each pair's score and weight.
+  const std::int64_t pair = forms_scores ? limits::kPairWork : 0;
+  const std::int64_t work = budget::product({q_rows, k_rows, budget::sum({q_cols, v_cols, pair})});
+  if (single) {
+    budget::multiply_adds_f32(what, work);
+  } else {
+    budget::multiply_adds(what, work);
+  }
 }
 
 void scores_in_range(const char* precision, Eigen::Index dk, double largest_q, double largest_k, double divisor,

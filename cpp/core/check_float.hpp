@@ -12,8 +12,9 @@ float finite_magnitude(const char* name, MatrixFIn m);
 
 // The shapes and work budget (budget.hpp) of attention of Q (n×dk), K (m×dk), V (m×dv), checked
 // in the float64 form's order and words; the n×m scores only when they are formed.
+// `single` is true for float32, whose multiply-add limit is its own (limits.hpp).
 void attention_shapes(const char* what, Eigen::Index q_rows, Eigen::Index q_cols, Eigen::Index k_rows,
-                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores);
+                      Eigen::Index k_cols, Eigen::Index v_rows, Eigen::Index v_cols, bool forms_scores, bool single);
 
 // Every score q_i·k_j / divisor, every partial sum of it, and the difference of any two stay
 // finite in a type whose largest value is `largest` when dk·max|Q|·max|K|·max(1, 1/divisor) ≤

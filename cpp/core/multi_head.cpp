@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "budget.hpp"
+#include "limits.hpp"
 #include "check.hpp"
 
 namespace attn {
@@ -35,8 +36,9 @@ MultiHeadLayout layout_of(const char* xq_name, MatrixIn Xq, const char* xkv_name
   budget::matrix(xkv_name, m, d);
   budget::matrix("W_Q", d, d);
   budget::entries("the scores of all heads (h·n·m)", budget::product({heads, n, m}));
-  budget::multiply_adds("multi-head attention (projections (2n + 2m)·d² and scores 2·n·m·d)",
-                        budget::sum({budget::product({budget::sum({n, n, m, m}), d, d}), budget::product({2, n, m, d})}));
+  budget::multiply_adds("multi-head attention (projections (2n + 2m)·d², scores 2·n·m·d, and each head's pairs)",
+                        budget::sum({budget::product({budget::sum({n, n, m, m}), d, d}), budget::product({2, n, m, d}),
+                                     budget::product({heads, n, m, limits::kPairWork})}));
   MultiHeadLayout layout;
   layout.n = Xq.rows();
   layout.m = Xkv.rows();

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "check.hpp"
 #include "check_float.hpp"
@@ -55,7 +56,7 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   constexpr double kLargest = std::numeric_limits<Scalar>::max();
   // --- checks: those of the direct form (but for the n×m scores, never formed), then the mask ---
   check::attention_shapes("streaming attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(),
-                          V.rows(), V.cols(), /*forms_scores=*/false);
+                          V.rows(), V.cols(), /*forms_scores=*/false, std::is_same_v<Scalar, float>);
   const double largest_q = finite_magnitude("Q", Q);
   const double largest_k = finite_magnitude("K", K);
   const double largest_v = finite_magnitude("V", V);

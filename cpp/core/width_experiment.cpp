@@ -92,6 +92,8 @@ std::vector<WidthPoint> width_experiment_direct(const WidthExperimentSetup& setu
   budget::experiment_work(describe(setup).c_str(),
                           budget::product({setup.trials, budget::sum({budget::product({setup.keys + 1, widths_sum}),
                                                                        budget::product({2, setup.keys, width_count(setup)})})}));
+  // The m×d_k keys matrix of the widest width, drawn anew each trial.
+  budget::matrix("the keys (m x d_k)", setup.keys, std::int64_t{1} << setup.max_log2);
   std::vector<WidthPoint> points = empty_points(setup);
   for (WidthPoint& point : points) {
     Random random(width_seed(setup.seed, log2_of(point)));

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadLab } from '../js/load-lab.mjs';
 import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+import { elementsReady, openHost } from './host-page.mjs';
 
 const session = useBrowser();
 const lab = await loadLab();
@@ -223,4 +224,31 @@ test('a link with heads.k = 3 opens eight slices, and the figure fits a 375 px p
   const box = await view.figure.boundingBox();
   assert.ok(box.width <= 375, `figure ${box.width}px wide`);
   assert.deepEqual(problems, []);
+});
+
+test('as an <attention-figure> on a host page, the figure leaves the host\'s own heads links alone', async () => {
+  // A course page with a link of the same shape as the lesson's "show h = 4": it is the host's
+  // link, to follow as the host wrote it, however many times the figure is mounted and removed.
+  const { page, context, problems } = await openHost(session,
+    '<p><a id="host-link" href="#elsewhere" data-heads-k="2">the host\'s link</a></p><div id="slot"></div><script src="attention-figure.js"></script>');
+  for (let round = 0; round < 3; round += 1) {
+    await page.evaluate(() => {
+      const figure = document.createElement('attention-figure');
+      figure.setAttribute('name', 'heads');
+      document.querySelector('#slot').replaceChildren(figure);
+    });
+    await elementsReady(page);
+  }
+  const prevented = await page.evaluate(() => {
+    const link = document.querySelector('#host-link');
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    link.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+  assert.equal(prevented, false, 'a figure took over the host\'s link (preventDefault)');
+  assert.equal(await page.evaluate(() => location.hash), '#elsewhere');
+  const k = await page.locator('attention-figure').evaluate((element) => element.shadowRoot.querySelector('[aria-valuetext]')?.getAttribute('aria-valuetext'));
+  assert.equal(k, '2', 'the figure kept its own h = 2, untouched by the host\'s link');
+  assert.deepEqual(problems, []);
+  await context.close();
 });

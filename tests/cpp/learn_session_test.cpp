@@ -16,6 +16,7 @@ namespace attn::learn {
 namespace {
 
 using testing::invalid_argument_message;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 // Footnote 4's assumption at the start: query and key entries with mean 0 and variance 1.
@@ -212,7 +213,8 @@ TEST(LearnSession, HugeRunsAreRefusedByTheBudget) {
   s.key_width = 4096;
   s.shape = {64, 64, 64};
   LearnSession session(s);  // one step fits the budget …
-  EXPECT_THAT(invalid_argument_message([&] { session.train(100); }), HasSubstr("multiply-adds in one call"));
+  EXPECT_THAT(invalid_argument_message([&] { session.train(100); }),
+              AllOf(HasSubstr("multiply-adds in one call"), HasSubstr("train in pieces of at most")));
   EXPECT_EQ(session.steps_taken(Scaling::ByRootDk), 0);  // … a hundred do not, and nothing was done
 }
 

@@ -163,19 +163,47 @@ TEST(BoundaryBudget, MultiHeadCountsEveryHeadsScores) {
 }
 
 TEST(BoundaryBudget, MultiplyAddsPastTheLimitAreRefused) {
-  // 4096 × 4096 scores, each a sum over a hidden layer 4097 wide: past 2^36 multiply-adds.
-  const Matrix Q = Matrix::Zero(4096, 1);
-  const Matrix W = Matrix::Zero(4097, 1);
-  const Vector v = Vector::Zero(4097);
+  // 1024 × 1024 scores, each a sum of tanh over a hidden layer 1024 wide: 2^30 terms, each
+  // counted as 64 multiply-adds, past the 2^31 of one float64 call.
+  const Matrix Q = Matrix::Zero(1024, 1);
+  const Matrix W = Matrix::Zero(1024, 1);
+  const Vector v = Vector::Zero(1024);
   EXPECT_THAT(invalid_argument_message([&] { additive_scores(Q, Q, W, W, v); }),
-              AllOf(HasSubstr("multiply-adds"), HasSubstr("68719476736")));
+              AllOf(HasSubstr("multiply-adds"), HasSubstr("2147483648"), HasSubstr("float64")));
+  // Direct attention at n = m = 4096: its 2^24 pairs alone count 384 multiply-adds each.
+  const Matrix X = Matrix::Zero(4096, 1);
+  EXPECT_THAT(invalid_argument_message([&] { attention(X, X, X); }),
+              AllOf(HasSubstr("6476005376"), HasSubstr("2147483648")));
+  EXPECT_EQ(additive_multiply_adds(1024, 1, 1024, 1, 1024), 2 * 1024 * 1024 + 64LL * 1024 * 1024 * 1024);
+}
+
+TEST(BoundaryBudget, AdditiveScoresCountTheirHiddenLayerMatrices) {
+  // 8192 queries with a hidden layer 4096 wide: the scores are only 8192x1, but Q·Wᵀ, made once
+  // for all keys, would be 8192x4096 = 2^25 entries.
+  const Matrix Q = Matrix::Zero(8192, 1);
+  const Matrix K = Matrix::Zero(1, 1);
+  const Matrix W = Matrix::Zero(4096, 1);
+  const Vector v = Vector::Zero(4096);
+  EXPECT_THAT(invalid_argument_message([&] { additive_scores(Q, K, W, W, v); }),
+              AllOf(HasSubstr("Q·Wᵀ would be 8192x4096 = 33554432 entries"), HasSubstr("16777216")));
+  EXPECT_THAT(invalid_argument_message([&] { additive_scores(K, Q, W, W, v); }),
+              HasSubstr("K·Uᵀ would be 8192x4096 = 33554432 entries"));
+}
+
+TEST(BoundaryBudget, WidthExperimentDirectCountsItsKeysMatrix) {
+  // One trial at d_k = 2^16 with 512 keys: within the work budget, but its keys matrix would be
+  // 512x65536 = 2^25 entries.
+  WidthExperimentSetup setup{512, 16, 1, 1};
+  setup.min_log2 = 16;
+  EXPECT_THAT(invalid_argument_message([&] { width_experiment_direct(setup); }),
+              AllOf(HasSubstr("the keys (m x d_k) would be 512x65536 = 33554432 entries"), HasSubstr("16777216")));
 }
 
 TEST(BoundaryBudget, WidthExperimentWorkIsBounded) {
   EXPECT_THAT(invalid_argument_message([] { width_experiment({4096, 16, 1'000'000, 1}); }),
-              AllOf(HasSubstr("100000000"), HasSubstr("keys m = 4096"), HasSubstr("trials T = 1000000")));
+              AllOf(HasSubstr("50000000"), HasSubstr("keys m = 4096"), HasSubstr("trials T = 1000000")));
   EXPECT_THAT(invalid_argument_message([] { width_experiment_direct({4096, 16, 1000, 1}); }),
-              HasSubstr("100000000"));
+              HasSubstr("50000000"));
   // The page's largest run stays well inside.
   EXPECT_EQ(width_experiment({64, 10, 200, 1}).size(), 10u);
 }

@@ -133,12 +133,12 @@ EMSCRIPTEN_KEEPALIVE int al_learn_state(int id, int sequence, int measure) {
   });
 }
 
-// The multiply-adds of one step of both copies, for the JS edge's budget check.
+// The work of one step of both copies (learn::work_per_step), for the JS edge's budget check.
 EMSCRIPTEN_KEEPALIVE double al_learn_step_work(int key_width, int tokens, int content_width, int sequences) {
   learn::LearnSettings settings;
   settings.key_width = key_width;
   settings.shape = {tokens, content_width, sequences};
-  return static_cast<double>(learn::multiply_adds_per_step(settings));
+  return static_cast<double>(learn::work_per_step(settings));
 }
 
 }  // extern "C"

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "boundary.hpp"
+#include "budget.hpp"
 #include "check.hpp"
 
 using namespace attn;
@@ -47,6 +48,8 @@ EMSCRIPTEN_KEEPALIVE int al_matmul(const TwoMatricesCall* c) {
       throw std::invalid_argument("A (" + check::shape_of(A) + ") and B (" + check::shape_of(B) +
                                   ") cannot be multiplied: A's columns must equal B's rows");
     }
+    budget::matrix("the product A·B", A.rows(), B.cols());
+    budget::multiply_adds("the product A·B", budget::product({A.rows(), A.cols(), B.cols()}));
     check::all_finite("A", A);
     check::all_finite("B", B);
     keep(A * B, "the product A·B");

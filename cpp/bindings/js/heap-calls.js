@@ -10,10 +10,12 @@
 // The order of stage's matrices and of the numbers is the export's record struct, defined once
 // in its file under cpp/bindings/exports/. Nothing here checks an argument: that was done
 // before (cpp/bindings/js/read-arguments.js).
-import { ELEMENT_TYPES, changedError, messageOf, unchanged } from './read-arguments.js';
+import { copyInto } from './built-ins.js';
+import { messageOf } from './read-arguments.js';
+import { ELEMENT_TYPES, changedError, unchanged } from './read-matrix.js';
 
 /** Bytes at the start of the input area kept for the call record (kRecordBytes in boundary.hpp). */
-export const RECORD_BYTES = 256;
+const RECORD_BYTES = 256;
 
 /** The heap protocol over one Emscripten module instance. */
 export function createHeapCalls(core) {
@@ -21,12 +23,60 @@ export function createHeapCalls(core) {
     throw new Error(`heap-calls.js and the core disagree on the call record: ${RECORD_BYTES} bytes here, ${core._al_record_bytes()} in cpp/bindings/boundary.hpp`);
   }
   const utf8 = new TextDecoder();
-
   function coreMessage() {
     const start = core._al_error_message();
     return utf8.decode(core.HEAPU8.subarray(start, start + core._al_error_length()));
   }
+  const { stage, numbers, record } = inputArea(core);
+  const { finish, result, release } = resultTable(core, coreMessage);
 
+  /** Runs one raw export on the staged call record; returns its count (results, or -1). */
+  function invoke(exported) {
+    try {
+      return exported(record());
+    } catch (error) {
+      return trapped(error);
+    }
+  }
+
+  /**
+   * Runs one raw export and returns its results as matrices the caller owns, or throws the
+   * core's message as an Error. The core's results are freed whatever happens.
+   */
+  function run(exported) {
+    const count = finish(invoke(exported)); // released already when it throws
+    try {
+      const results = new Array(count);
+      for (let i = 0; i < count; i++) results[i] = result(i);
+      return results;
+    } finally {
+      release();
+    }
+  }
+
+  // Where the stack pointer rests between calls: nothing is outstanding then.
+  const restingStack = core.stackSave();
+  // Only a bug in the core can trap; put the stack back so the module stays usable.
+  function trapped(error) {
+    core.stackRestore(restingStack);
+    release();
+    throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
+  }
+
+  /**
+   * A value object (cost, layer comparison) comes back as a fresh JS object; a failure as an
+   * empty one, with the core's message kept.
+   */
+  function valueObject(value) {
+    if (core._al_error_length() > 0) throw new Error(coreMessage());
+    return value;
+  }
+
+  return Object.freeze({ stage, numbers, invoke, run, finish, result, release, valueObject, trapped });
+}
+
+/** stage() and numbers(): the inputs and the call record in the reused input area. */
+function inputArea(core) {
   let callRecord = 0; // byte address of the call record: the start of the input area
   let field = 0; // HEAPF64 index of the record's next free field
 
@@ -40,12 +90,12 @@ export function createHeapCalls(core) {
     const bytes = RECORD_BYTES + padded(a) + padded(b, a) + padded(c, b) + padded(d, c) + padded(e, d) + padded(f, e) + padded(g, f);
     const base = core._al_input_area(bytes);
     if (base === 0) throw new Error(`out of memory: the WebAssembly heap could not make room for ${bytes} bytes of inputs`);
-    // The snapshot rule: each input is copied only if its data still has the real length it was
-    // read and checked with (a getter of a later argument may have grown, shrunk or detached its
-    // buffer; reserving the area may have grown the memory that a view of the heap itself lies
-    // in). Checked after reserving and before the first copy, with no caller's code in between,
-    // so the copy reads exactly the checked entries: a changed input is refused with the input
-    // area given back and not a byte of the heap written.
+    // The snapshot rule: each input is copied only if its buffer has not changed size since it
+    // was read and checked (a getter of a later argument may have grown, shrunk or detached it;
+    // reserving the area may have grown the memory that a view of the heap itself lies in).
+    // Checked after reserving and before the first copy, with no caller's code in between, so
+    // the copy reads exactly the checked entries: a changed input is refused with the input area
+    // given back and not a byte of the heap written.
     if (!(same(a) && same(b) && same(c) && same(d) && same(e) && same(f) && same(g))) {
       const changed = [a, b, c, d, e, f, g].find((input) => !same(input));
       core._al_release();
@@ -76,7 +126,8 @@ export function createHeapCalls(core) {
     let next = address;
     if (input !== previous && input.length !== 0) {
       const bytes = input.precision.bytes;
-      (bytes === 8 ? f64 : core.HEAPF32).set(input.data, address / bytes);
+      // From the fixed-length view readMatrix made, by the saved %TypedArray%.prototype.set.
+      copyInto(bytes === 8 ? f64 : core.HEAPF32, input.data, address / bytes);
       input.address = address;
       next = address + padded(input);
     }
@@ -99,40 +150,11 @@ export function createHeapCalls(core) {
     if (g !== undefined) record[field++] = g;
   }
 
-  /** Runs one raw export on the staged call record; returns its count (results, or -1). */
-  function invoke(exported) {
-    try {
-      return exported(callRecord);
-    } catch (error) {
-      return trapped(error);
-    }
-  }
+  return { stage, numbers, record: () => callRecord };
+}
 
-  /**
-   * Runs one raw export and returns its results as matrices the caller owns, or throws the
-   * core's message as an Error. The core's results are freed whatever happens.
-   */
-  function run(exported) {
-    const count = invoke(exported);
-    try {
-      opened(count);
-      const results = new Array(count);
-      for (let i = 0; i < count; i++) results[i] = result(i);
-      return results;
-    } finally {
-      release();
-    }
-  }
-
-  // Where the stack pointer rests between calls: nothing is outstanding then.
-  const restingStack = core.stackSave();
-  // Only a bug in the core can trap; put the stack back so the module stays usable.
-  function trapped(error) {
-    core.stackRestore(restingStack);
-    release();
-    throw new Error(`the WebAssembly core failed: ${messageOf(error)}`, { cause: error });
-  }
-
+/** The open result table of the last call: its results copied out, then released. */
+function resultTable(core, coreMessage) {
   // The last call's result table (an index into HEAPU32), and its results copied out of it.
   // Results that lie end to end in the heap (every page-sized attention and multi-head call) are
   // copied in one slice, and each result is a view into that fresh buffer: one allocation per
@@ -196,14 +218,5 @@ export function createHeapCalls(core) {
     return count;
   }
 
-  /**
-   * A value object (cost, layer comparison) comes back as a fresh JS object; a failure as an
-   * empty one, with the core's message kept.
-   */
-  function valueObject(value) {
-    if (core._al_error_length() > 0) throw new Error(coreMessage());
-    return value;
-  }
-
-  return Object.freeze({ stage, numbers, invoke, run, finish, result, release, valueObject, trapped });
+  return { finish, result, release };
 }

@@ -15,36 +15,30 @@ export const LIMITS = Object.freeze({
   maxEntries: 2 ** 24,
   /** Entries of all the matrices one call returns together: 4 · 2^24, 512 MiB in float64. */
   maxResultEntries: 4 * 2 ** 24,
-  /** Multiply-adds of one call: 2^36, a few seconds at most. */
-  maxMultiplyAdds: 2 ** 36,
-  /** Random draws plus softmax entries of one width experiment: 10^8, about a second. */
-  maxExperimentWork: 100_000_000,
+  /**
+   * Multiply-adds of one float64 call: 2^31, so that the slowest accepted call of each kind takes
+   * about a second (direct attention and multi-head also count PAIR_WORK for each pair they
+   * return, additive scores and training steps their own weights; see cpp/core/limits.hpp).
+   */
+  maxMultiplyAdds: 2 ** 31,
+  /** Multiply-adds of one float32 call (attention, streamingAttention): 2^33, about a second. */
+  maxMultiplyAddsFloat32: 2 ** 33,
+  /**
+   * What each pair (i, j) of the direct form or of one head counts beside its dot products: its
+   * score, scaled score and weight are formed, exponentiated and copied out (kPairWork).
+   */
+  pairWork: 384,
+  /** Random draws plus softmax entries of one width experiment: 5·10^7, about a second at most. */
+  maxExperimentWork: 50_000_000,
   /** The largest count a JavaScript number holds exactly: 2^53. */
   maxExactCount: 2 ** 53,
 });
 // The order in which the core's al_limit() reports them.
-export const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'maxExperimentWork', 'maxExactCount'];
+export const CORE_LIMITS = ['maxDimension', 'maxEntries', 'maxMultiplyAdds', 'maxExperimentWork', 'maxExactCount', 'maxMultiplyAddsFloat32', 'pairWork'];
+
+import { kindOf, realLength } from './built-ins.js';
 
 // ---- describing what came, for messages --------------------------------------------------
-
-// The typed array's own kind and length, which no redefined property can fake: these are the
-// getters of %TypedArray%.prototype, called directly.
-const TypedArrayPrototype = Object.getPrototypeOf(Float64Array.prototype);
-export const kindOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, Symbol.toStringTag).get;
-export const realLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'length').get;
-// Its buffer, and whether that was detached, likewise (only for the message of a refused copy).
-const bufferOf = Object.getOwnPropertyDescriptor(TypedArrayPrototype, 'buffer').get;
-const arrayBufferBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get;
-const arrayBufferMaxBytes = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'maxByteLength')?.get;
-// A detached ArrayBuffer reports 0 for both its size and its largest size; one resized to nothing
-// keeps its largest size. (A SharedArrayBuffer, for which these getters throw, cannot be detached.)
-function detached(buffer) {
-  try {
-    return arrayBufferBytes.call(buffer) === 0 && (arrayBufferMaxBytes === undefined || arrayBufferMaxBytes.call(buffer) === 0);
-  } catch {
-    return false;
-  }
-}
 
 export function describe(value) {
   try {
@@ -60,8 +54,8 @@ export function describe(value) {
       default: break;
     }
     if (Array.isArray(value)) return `an array of ${value.length} entries`;
-    const kind = kindOf.call(value);
-    if (kind) return `a ${kind} of ${realLength.call(value)} entries`;
+    const kind = kindOf(value);
+    if (kind) return `a ${kind} of ${realLength(value)} entries`;
     return 'an object';
   } catch {
     return 'an unreadable value';
@@ -102,7 +96,7 @@ export function wholeNumber(name, value, min, max, limitNote = '') {
   return value;
 }
 
-export const DIMENSION_NOTE = ' (lab.limits.maxDimension)';
+const DIMENSION_NOTE = ' (lab.limits.maxDimension)';
 export const dimension = (name, value, min = 0) => wholeNumber(name, value, min, LIMITS.maxDimension, DIMENSION_NOTE);
 
 /** Refuses a call whose size passes a limit, with the size it asked for and the limit. */
@@ -115,86 +109,26 @@ export function budget(fn, what, amount, limitName) {
   }
 }
 
+/** What each pair of the direct form counts beside its dot products (LIMITS.pairWork). */
+export const PAIR_WORK = LIMITS.pairWork;
+
+/** Refuses a call of `amount` multiply-adds past the limit of its precision ('float64' or 'float32'). */
+export function multiplyAdds(fn, amount, precision) {
+  budget(fn, 'the multiply-adds', amount, precision === 'float32' ? 'maxMultiplyAddsFloat32' : 'maxMultiplyAdds');
+}
+
 export function entriesWithin(fn, what, rows, cols) {
   budget(fn, () => `${what} (${rows}x${cols}) in entries`, rows * cols, 'maxEntries');
 }
 
-// How a matrix's entries cross the boundary, by the type of its data. Float32Array data runs
-// attention and streamingAttention in float32 (WebAssembly SIMD kernels); every other function
-// takes float64 only. The copy-out goes by the element type in the result table.
-export const PRECISIONS = Object.freeze({
-  Float64Array: Object.freeze({ name: 'float64', bytes: 8, heap: 'HEAPF64' }),
-  Float32Array: Object.freeze({ name: 'float32', bytes: 4, heap: 'HEAPF32' }),
-});
-export const ELEMENT_TYPES = ['HEAPF64', 'HEAPF32']; // the core's ElementType, as heap views
-const MATRIX_SHAPE = '{ rows, cols, data: Float64Array }';
 // The option names and choices of the hot calls, made once.
 export const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis', 'results']);
 export const RESULT_SETS = Object.freeze(['all', 'output']);
 export const AXES = Object.freeze(['keys', 'queries']);
 export const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);
 export const HEAD_SCALES = Object.freeze(['head', 'model']);
-
-/**
- * Reads a matrix argument once: { name, rows, cols, data, length, precision }, length being the
- * typed array's real length when it was read and checked. Later code uses only this record,
- * never the caller's object; the copy into the heap first checks that the array still has that
- * real length (unchanged), since a getter of a later argument may grow, shrink or detach its
- * buffer in between.
- */
-export function readMatrix(name, value, float32 = false, into = undefined) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error(`${name}: expected ${MATRIX_SHAPE}, got ${describe(value)}`);
-  }
-  const rows = read(value, 'rows', name);
-  const cols = read(value, 'cols', name);
-  // The messages are built only when a check fails: this runs on every call.
-  if (!(Number.isInteger(rows) && rows >= 0 && rows <= LIMITS.maxDimension)) dimension(`${name}.rows`, rows);
-  if (!(Number.isInteger(cols) && cols >= 0 && cols <= LIMITS.maxDimension)) dimension(`${name}.cols`, cols);
-  const data = read(value, 'data', name);
-  const kind = (data !== null && typeof data === 'object') ? kindOf.call(data) : undefined;
-  const precision = PRECISIONS[kind];
-  if (!precision || (precision.name === 'float32' && !float32)) {
-    const note = kind === 'Float32Array' ? ' (float32 input is taken by attention and streamingAttention only)' : '';
-    throw new Error(`${name}: expected ${MATRIX_SHAPE}, got data as ${describe(data)}${note}`);
-  }
-  const length = realLength.call(data);
-  if (rows * cols > LIMITS.maxEntries) budget(name, `a ${rows}x${cols} matrix in entries`, rows * cols, 'maxEntries');
-  if (length !== rows * cols) throw new Error(`${name}: data has ${length} entries, expected ${rows}x${cols}`);
-  if (into === undefined) return { name, rows, cols, data, length, precision, address: 0 };
-  into.name = name;
-  into.rows = rows;
-  into.cols = cols;
-  into.data = data;
-  into.length = length;
-  into.precision = precision;
-  into.address = 0;
-  return into;
-}
-
-/**
- * Whether a read matrix's data still has the real length it was read and checked with. Called
- * right before the copy, with no caller's code in between, so the copy reads exactly the checked
- * entries. A view that a resized buffer no longer covers reads length 0, a detached one too; a
- * length-tracking view of a resizable ArrayBuffer or growable SharedArrayBuffer follows its
- * buffer. (A fixed-length view whose buffer grew, or shrank and still covers it, is unchanged:
- * its entries are those checked, and it is copied.)
- */
-export function unchanged(input) {
-  return realLength.call(input.data) === input.length;
-}
-
-/** The Error for a read matrix whose data no longer has the length it was read with. */
-export function changedError(input) {
-  const now = realLength.call(input.data);
-  const what = now === 0 && detached(bufferOf.call(input.data))
-    ? 'was detached (transferred)'
-    : `was resized: its data had ${input.length} entries when ${input.name} was read, ${now} now`;
-  return new Error(`${input.name}: the buffer of its data ${what}, by a later argument; nothing was computed`);
-}
-
 /** Options from a closed set: an unknown name is refused, naming the ones there are. */
-export const NO_OPTIONS = Object.freeze({});
+const NO_OPTIONS = Object.freeze({});
 export function readOptions(fn, options, allowed, what = 'options', example = '{ tau: 2 }') {
   if (options === undefined) return NO_OPTIONS;
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -236,41 +170,6 @@ export function positiveRate(value) {
   if (typeof value !== 'number') throw new Error(`learning rate must be a number, got ${describe(value)}`);
   if (!(value > 0 && value < Infinity)) throw new Error(`learning rate must be positive and finite, got ${value}`);
   return value;
-}
-
-const NO_DATA = new Float64Array(0);
-export const NO_MATRIX = { name: 'no matrix', rows: 0, cols: 0, data: NO_DATA, length: 0, precision: PRECISIONS.Float64Array, address: 0 };
-
-// A mask is null (none), 'causal', or a matrix whose entries are exactly 0 (hidden) or 1.
-export const NO_MASK = Object.freeze({ kind: 0, matrix: NO_MATRIX });
-export const CAUSAL_MASK = Object.freeze({ kind: 1, matrix: NO_MATRIX });
-export function readMask(value) {
-  if (value === null || value === undefined) return NO_MASK;
-  if (value === 'causal') return CAUSAL_MASK;
-  if (typeof value !== 'object') {
-    throw new Error(`options.mask must be null, 'causal' or a matrix of 0 and 1, got ${describe(value)}`);
-  }
-  const mask = readMatrix('mask', value, true);
-  const { data } = mask;
-  for (let i = 0; i < mask.length; i++) {
-    const entry = data[i];
-    if (entry !== 0 && entry !== 1) {
-      throw new Error(`mask: entry (${Math.floor(i / mask.cols)}, ${i % mask.cols}) is ${entry}; entries must be exactly 0 (hidden) or 1 (allowed)`);
-    }
-  }
-  // The core reads every mask as float64 0/1, whatever the precision of the call.
-  if (mask.precision.name === 'float32') {
-    return { kind: 2, matrix: { ...mask, data: Float64Array.from(data), precision: PRECISIONS.Float64Array } };
-  }
-  return { kind: 2, matrix: mask };
-}
-
-// Q, K and V of one call share one precision: all Float64Array, or all Float32Array.
-export function onePrecision(fn, q, k, v) {
-  if (q.precision !== k.precision || q.precision !== v.precision) {
-    throw new Error(`${fn}: Q, K and V must all be Float64Array or all Float32Array, got Q ${q.precision.name}, K ${k.precision.name}, V ${v.precision.name}`);
-  }
-  return q.precision.name;
 }
 
 export function scaleOption(value) {

@@ -2,11 +2,11 @@
 // createTraining checks the settings and makes a session, an object whose methods check their
 // own arguments and call the core with the session's number.
 import {
-  budget, describe, given, positiveRate, readOptions, wholeNumber, choice,
+  LIMITS, budget, describe, given, positiveRate, readOptions, wholeNumber, choice,
 } from './read-arguments.js';
 
 // The same limits as cpp/core/learn/training.hpp.
-export const LEARN_TASKS = ['previous', 'match'];
+const LEARN_TASKS = ['previous', 'match'];
 export const LEARN_LIMITS = Object.freeze({ maxKeyWidth: 4096, maxTokens: 64, maxContentWidth: 64, maxSequences: 64, maxSteps: 100_000 });
 const RECORD_COLUMNS = ['step', 'loss', 'meanPOneMinusP', 'meanLargestWeight', 'gradientNormQ', 'gradientNormK', 'gradientNormV'];
 
@@ -31,7 +31,7 @@ export function createTraining(core, calls, settings) {
   const learningRate = positiveRate(given(o.learningRate, 0.5));
   const seed = wholeNumber('seed', given(o.seed, 1), 0, Number.MAX_SAFE_INTEGER);
   const stepWork = core._al_learn_step_work(dk, tokens, contentWidth, sequences);
-  budget('createTraining', 'the multiply-adds of one step', stepWork, 'maxMultiplyAdds');
+  budget('createTraining', 'the work of one step in multiply-adds', stepWork, 'maxMultiplyAdds');
   calls.stage();
   calls.numbers(LEARN_TASKS.indexOf(task), dk, tokens, contentWidth, sequences, learningRate, seed);
   const id = calls.run(core._al_learn_create)[0].data[0];
@@ -62,8 +62,9 @@ function trainingSession(core, calls, id, settings) {
     settings: Object.freeze({ ...settings }),
 
     /**
-     * Takes `steps` SGD steps of both copies (1 to 100,000 in a session, within the work
-     * budget). Returns { scaled, unscaled }, each { step, loss, meanPOneMinusP,
+     * Takes `steps` SGD steps of both copies (1 to 100,000 in a session; one call at most
+     * about a second of work, lab.limits.maxMultiplyAdds: train a long run in pieces).
+     * Returns { scaled, unscaled }, each { step, loss, meanPOneMinusP,
      * meanLargestWeight, gradientNormQ, gradientNormK, gradientNormV } as Float64Arrays with one
      * entry per step, measured before that step's update. A copy that diverged takes no more steps.
      */
@@ -73,7 +74,13 @@ function trainingSession(core, calls, id, settings) {
       if (steps + n > LEARN_LIMITS.maxSteps) {
         throw new Error(`train: steps ${n} would take the session past ${LEARN_LIMITS.maxSteps} steps (${steps} taken); reset it first`);
       }
-      budget('train', () => `the multiply-adds of ${n} steps`, n * settings.stepWork, 'maxMultiplyAdds');
+      // One call is capped at about a second of work: a longer run is several calls.
+      if (n * settings.stepWork > LIMITS.maxMultiplyAdds) {
+        const most = Math.floor(LIMITS.maxMultiplyAdds / settings.stepWork);
+        throw new Error(`train: the work of ${n} steps would be ${n * settings.stepWork} multiply-adds, more than the limit of `
+          + `${LIMITS.maxMultiplyAdds} of one call (lab.limits.maxMultiplyAdds, about a second); call train in smaller pieces, `
+          + `at most ${most} steps each at these settings`);
+      }
       const [scaled, unscaled] = calls.run(() => core._al_learn_train(id, n));
       steps += n;
       return { scaled: curves(scaled), unscaled: curves(unscaled) };
@@ -102,6 +109,9 @@ function trainingSession(core, calls, id, settings) {
     state(options) {
       live('state');
       const o = readOptions('state', options, ['sequence', 'measure'], 'options', '{ measure: true }');
+      // The options' getters are the caller's code: one may have disposed of this session (and
+      // a new session may have the same number in the core now). Asked again after them.
+      if (!alive) throw new Error('state: this training session was disposed while its options were read; nothing was returned');
       const sequence = wholeNumber('sequence', given(o.sequence, 0), 0, settings.sequences - 1);
       const measure = given(o.measure, false);
       if (typeof measure !== 'boolean') throw new Error(`options.measure must be true or false, got ${describe(measure)}`);

@@ -29,10 +29,11 @@ void check_settings(const LearnSettings& s) {
   if (s.task != Task::PreviousToken && s.task != Task::MatchingType) {
     throw std::invalid_argument("task must be PreviousToken or MatchingType");
   }
-  const std::int64_t work = multiply_adds_per_step(s);
+  const std::int64_t work = work_per_step(s);
   if (work > limits::kMaxMultiplyAdds) {
     throw std::invalid_argument("one training step would take " + std::to_string(work) +
-                                " multiply-adds, more than the limit " + std::to_string(limits::kMaxMultiplyAdds));
+                                " multiply-adds, more than the limit " + std::to_string(limits::kMaxMultiplyAdds) +
+                                " of one call");
   }
 }
 
@@ -50,6 +51,10 @@ bool usable(const Projections& w) {
 }
 
 }  // namespace
+
+std::int64_t work_per_step(const LearnSettings& s) {
+  return multiply_adds_per_step(s) + limits::kStepWorkPerSequence * s.shape.sequences;
+}
 
 std::int64_t multiply_adds_per_step(const LearnSettings& s) {
   const std::int64_t n = s.shape.tokens, m = s.shape.tokens, dv = s.shape.content_width;
@@ -182,10 +187,12 @@ LearnSession::Steps LearnSession::train(int steps) {
                                 std::to_string(kMaxSteps) + " steps (" + std::to_string(taken) +
                                 " taken); reset it first");
   }
-  if (static_cast<std::int64_t>(steps) * multiply_adds_per_step(settings_) > limits::kMaxMultiplyAdds) {
+  const std::int64_t per_step = work_per_step(settings_);
+  if (static_cast<std::int64_t>(steps) * per_step > limits::kMaxMultiplyAdds) {
     throw std::invalid_argument("steps " + std::to_string(steps) + " at dk = " + std::to_string(settings_.key_width) +
                                 " would take more than the limit of " + std::to_string(limits::kMaxMultiplyAdds) +
-                                " multiply-adds in one call");
+                                " multiply-adds in one call; train in pieces of at most " +
+                                std::to_string(limits::kMaxMultiplyAdds / per_step) + " steps");
   }
   Steps out;
   for (Copy* c : {&scaled_, &unscaled_}) {

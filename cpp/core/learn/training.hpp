@@ -61,6 +61,9 @@ Evaluation evaluate(const TaskData& data, const Projections& weights, double sco
 
 // Multiply-adds of one step of both copies (forward and backward); checked against the budget.
 std::int64_t multiply_adds_per_step(const LearnSettings& settings);
+// What one step counts against the limit of one call (limits.hpp): its multiply-adds, and
+// kStepWorkPerSequence for each sequence's small matrices.
+std::int64_t work_per_step(const LearnSettings& settings);
 
 class LearnSession {
  public:

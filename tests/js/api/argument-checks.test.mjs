@@ -120,8 +120,37 @@ describe('a work budget: refused before it starts, and big calls give their memo
     assert.equal(lab.limits, LIMITS);
     assert.deepEqual({ ...LIMITS }, {
       maxDimension: 1e6, maxEntries: 16777216, maxResultEntries: 67108864,
-      maxMultiplyAdds: 68719476736, maxExperimentWork: 1e8, maxExactCount: 9007199254740992,
+      maxMultiplyAdds: 2147483648, maxMultiplyAddsFloat32: 8589934592, pairWork: 384, maxExperimentWork: 5e7, maxExactCount: 9007199254740992,
     });
+  });
+
+  test('a call of more than about a second of work is refused, naming the limit of its precision', () => {
+    const before = lab.memoryStats();
+    const X64 = zeros(4096, 1);
+    const X32 = { rows: 4096, cols: 64, data: new Float32Array(4096 * 64) };
+    // matmul 2048·1024·1025 is past 2^31 in float64; direct attention at n = m = 4096 counts
+    // 384 for each of its 2^24 pairs; in float32 the same n passes at d = 64 and not at d = 65.
+    assert.throws(() => lab.matmul(zeros(2048, 1024), zeros(1024, 1025)),
+      /^Error: matmul: the multiply-adds would be 2149580800, more than the limit of 2147483648 \(lab\.limits\.maxMultiplyAdds\)$/);
+    assert.throws(() => lab.attention(X64, X64, X64), /^Error: attention: the multiply-adds would be 6476005376, more than the limit of 2147483648 \(lab\.limits\.maxMultiplyAdds\)$/);
+    const X65 = { rows: 4096, cols: 65, data: new Float32Array(4096 * 65) };
+    assert.throws(() => lab.attention(X65, X65, X65), /more than the limit of 8589934592 \(lab\.limits\.maxMultiplyAddsFloat32\)$/);
+    assert.throws(() => lab.multiHead(zeros(4096, 4), zeros(4, 4), zeros(4, 4), zeros(4, 4), zeros(4, 4), 1), /^Error: multiHead: the multiply-adds would be \d+, more than the limit of 2147483648/);
+    // Streaming never forms the pairs: past 2^33 in float32 it is refused, in blocks of query rows it runs.
+    const Q = { rows: 16384, cols: 64, data: new Float32Array(16384 * 64) };
+    assert.throws(() => lab.streamingAttention(Q, Q, Q), /^Error: streamingAttention: the multiply-adds would be 34359738368, more than the limit of 8589934592/);
+    assert.deepEqual(lab.memoryStats(), before, 'a refused call costs nothing');
+    assert.equal(lab.attention(X32, X32, X32, { results: 'output' }).output.rows, 4096);
+  });
+
+  test('additive scores count their hidden-layer matrices Q·Wᵀ and K·Uᵀ', () => {
+    // The scores are only 8192x1, but Q·Wᵀ (made once for all keys) would be 8192x4096.
+    const q = zeros(8192, 1);
+    const w = zeros(4096, 1);
+    const v = zeros(1, 4096);
+    assert.throws(() => lab.additiveScores(q, zeros(1, 1), w, w, v),
+      /^Error: additiveScores: Q·Wᵀ \(8192x4096\) in entries would be 33554432, more than the limit of 16777216 \(lab\.limits\.maxEntries\)$/);
+    assert.throws(() => lab.additiveScores(zeros(1, 1), q, w, w, v), /^Error: additiveScores: K·Uᵀ \(8192x4096\) in entries/);
   });
 
   test('n = m = 10,000 is refused with the size it asked for, before any allocation', () => {
@@ -139,7 +168,10 @@ describe('a work budget: refused before it starts, and big calls give their memo
 
   test('the width experiment of an hour is refused', () => {
     assert.throws(() => lab.widthExperiment({ keys: 4096, trials: 1e6, maxLog2: 16 }),
-      /^Error: widthExperiment: the work \(widths · trials · 3 · keys = 16 · 1000000 · 3 · 4096\) would be 196608000000, more than the limit of 100000000 \(lab\.limits\.maxExperimentWork\)$/);
+      /^Error: widthExperiment: the work \(widths · trials · \(3 · keys \+ 1\) = 16 · 1000000 · \(3 · 4096 \+ 1\)\) would be 196624000000, more than the limit of 50000000 \(lab\.limits\.maxExperimentWork\)$/);
+    // The same count as the core's, query norm and all: 3 · 2 keys per trial and width fits, 3 · 2 + 1 does not.
+    assert.throws(() => lab.widthExperiment({ keys: 2, trials: 500_000, maxLog2: 15, minLog2: 1 }),
+      /^Error: widthExperiment: the work .* would be 52500000, more than the limit of 50000000 \(lab\.limits\.maxExperimentWork\)$/);
   });
 
   test('a big call gives its memory back: malloc\'d bytes return to their size', () => {

@@ -21,16 +21,27 @@ before(async () => {
 const keys = () => matrix([[1, 0], [0, 1], [1, 1]]);
 const values = () => matrix([[1, 0], [0, 1], [0.5, 0.5]]);
 
-for (const c of API_CASES.attention.failing.filter((f) => / by a getter of /.test(f.label ?? ''))
-  .concat(API_CASES.matmul.failing.filter((f) => / by a getter of /.test(f.label ?? '')))) {
+// Every case of a getter's doing: one that changes an earlier argument's buffer, one that calls
+// the API again, one that throws.
+const byGetter = (f) => /\bgetter of /.test(f.label ?? '');
+const GETTER_CASES = API_CASES.attention.failing.filter(byGetter).concat(API_CASES.matmul.failing.filter(byGetter));
+
+test('the heap comparison below covers the re-entrant and the throwing getter', () => {
+  const labels = GETTER_CASES.map((c) => c.label);
+  assert.ok(labels.includes('a getter of V that throws'), labels.join('; '));
+  assert.ok(labels.some((label) => /calls attention/.test(label)), labels.join('; '));
+  assert.ok(labels.length >= 8, labels.join('; '));
+});
+
+for (const c of GETTER_CASES) {
   test(`${c.label}: refused with not a byte of the heap written, and the next call is right`, () => {
     const name = c.label.startsWith('A ') ? 'matmul' : 'attention';
     // The same shapes once, so that the input area is already as big as this call needs.
     checkGood(lab, name, { toy });
-    assert.throws(() => lab[name](...c.args({ toy })), { message: c.message });
+    assert.throws(() => lab[name](...c.args({ toy, lab })), { message: c.message });
     const heap = core.HEAPU8.slice();
     const stats = lab.memoryStats();
-    assert.throws(() => lab[name](...c.args({ toy })), { message: c.message });
+    assert.throws(() => lab[name](...c.args({ toy, lab })), { message: c.message });
     assert.deepEqual(lab.memoryStats(), stats);
     const now = core.HEAPU8;
     assert.equal(now.length, heap.length);
@@ -49,13 +60,49 @@ for (const c of API_CASES.attention.failing.filter((f) => / by a getter of /.tes
   });
 }
 
-test('a buffer grown and shrunk back to its size before the copy is copied as it is then', () => {
-  const q = resizableMatrix([[1, 0]]);
-  const r = lab.attention(q.matrix, keys(), actingMatrix(values(), () => {
-    q.buffer.resize(64);
-    q.buffer.resize(16);
-  }));
-  assert.deepEqual([...r.output.data].map((x) => x.toFixed(4)), ['0.6017', '0.3983']);
+test('a buffer grown by a later getter is refused even where a fixed-length view still covers the checked entries', () => {
+  for (const shared of [false, true]) {
+    const q = resizableMatrix([[1, 0]], shared);
+    const fixed = { rows: 1, cols: 2, data: new Float64Array(q.buffer, 0, 2) };
+    assert.throws(() => lab.attention(fixed, keys(), actingMatrix(values(), () => q.buffer[shared ? 'grow' : 'resize'](32))),
+      { message: /^Q: the buffer of its data was resized: it had 16 bytes when Q was read, 32 now, by a later argument; nothing was computed$/ });
+  }
+  checkGood(lab, 'attention', { toy });
+});
+
+test('the copy reads the entries that were checked, through the built-ins saved when the API loaded', () => {
+  // A caller who replaces %TypedArray%.prototype.set and the length getter after loading the API
+  // changes neither what is copied nor the length that is checked.
+  const TypedArray = Object.getPrototypeOf(Float64Array.prototype);
+  const set = Object.getOwnPropertyDescriptor(TypedArray, 'set');
+  const length = Object.getOwnPropertyDescriptor(TypedArray, 'length');
+  const args = [matrix([[1, 0]]), keys(), values()];
+  const short = { rows: 1, cols: 2, data: new Float64Array(3) };
+  Object.defineProperty(TypedArray, 'set', { ...set, value() { throw new Error('the replaced set ran'); } });
+  Object.defineProperty(TypedArray, 'length', { ...length, get() { return 2; } });
+  let weight;
+  try {
+    weight = lab.attention(...args).weights.data[0];
+    assert.throws(() => lab.sums(short), { message: /^matrix: data has 3 entries, expected 1x2$/ });
+  } finally {
+    Object.defineProperty(TypedArray, 'set', set);
+    Object.defineProperty(TypedArray, 'length', length);
+  }
+  assert.equal(weight.toFixed(4), '0.4011');
+});
+
+test('a float32 mask is checked as it is copied, not as its own iterator says', () => {
+  const f32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
+  const data = Float32Array.of(1, 1, 1);
+  // Float64Array.from(data) would read these instead of the entries 1, 1, 1.
+  data[Symbol.iterator] = function* lying() { yield 0.5; yield 7; yield NaN; };
+  const r = lab.attention(f32(matrix([[1, 0]])), f32(keys()), f32(values()), { mask: { rows: 1, cols: 3, data } });
+  assert.deepEqual([...r.weights.data].map((x) => x.toFixed(4)), ['0.4011', '0.1978', '0.4011']);
+  // And an iterator that would make a bad mask pass: the entries themselves are refused.
+  const bad = Float32Array.of(1, 0.5, 1);
+  bad[Symbol.iterator] = function* ones() { yield 1; yield 1; yield 1; };
+  assert.throws(() => lab.attention(f32(matrix([[1, 0]])), f32(keys()), f32(values()), { mask: { rows: 1, cols: 3, data: bad } }),
+    { message: /^mask: entry \(0, 1\) is 0\.5; entries must be exactly 0 \(hidden\) or 1 \(allowed\)$/ });
 });
 
 test('a getter that calls the API again: both calls give the reference numbers', () => {

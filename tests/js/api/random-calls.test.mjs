@@ -1,22 +1,37 @@
 // A fuzz of the JS API (its arguments drawn as the table of cases, api-cases.mjs, says): random types, shapes and values (0 and mismatched shapes, NaN, ±Inf,
 // ±1e308, denormals, strings, null, throwing getters, lying lengths) for every function.
 // Every outcome must be either a result that agrees with a plain JavaScript reference, or an
-// Error (the API's own, not a TypeError or a trap) with a message. Replaying the same calls
-// a second time must leave heap, stack and handles exactly where the first pass left them.
+// Error (the API's own, not a TypeError or a trap) with a message. Some arguments' getters call
+// the API again in the middle of a call (re-entrant), and their inner calls must be right too.
+// Replaying the same calls a second time must leave heap, stack and handles exactly where the
+// first pass left them, and the heap's every byte (but the stack's scratch space) as it was.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { API_CASES, API_NAMES, actingMatrix, detach, resizableMatrix } from './api-cases.mjs';
-import { loadLab } from '../load-lab.mjs';
+import { loadLabAndCore } from '../load-lab.mjs';
 
 const CALLS = 4000;
 const SEED = 20261201;
 
 let lab;
+let core;
 let toy;
 before(async () => {
-  lab = await loadLab();
+  ({ lab, core } = await loadLabAndCore());
   toy = lab.toySentence();
 });
+
+// Calls made by re-entrant getters, and those of them that did not give the worked example's weights.
+const reentrant = { calls: 0, wrong: 0 };
+/** A matrix whose rows getter first makes a whole call of its own (the worked example). */
+function reentrantMatrix(m) {
+  return actingMatrix(m, () => {
+    reentrant.calls++;
+    const inner = lab.attention({ rows: 1, cols: 2, data: Float64Array.of(1, 0) },
+      { rows: 3, cols: 2, data: Float64Array.of(1, 0, 0, 1, 1, 1) }, { rows: 3, cols: 2, data: Float64Array.of(1, 0, 0, 1, 0.5, 0.5) });
+    if (Math.abs(inner.weights.data[0] - 0.4011) > 5e-5 || Math.abs(inner.output.data[1] - 0.3983) > 5e-5) reentrant.wrong++;
+  });
+}
 
 /** mulberry32: a small seeded generator, so that a failure can be replayed. */
 function generator(seed) {
@@ -44,6 +59,7 @@ function fuzzer(seed) {
   function matrixArg(rows = r.int(5) + (r.chance(0.05) ? 0 : 1), cols = r.int(5) + (r.chance(0.05) ? 0 : 1)) {
     if (resizable !== null && r.chance(0.3)) return hostile(rows, cols);
     if (r.chance(0.04)) return resizableArg(rows, cols);
+    if (r.chance(0.03)) return reentrantMatrix(good(rows, cols));
     if (r.chance(0.85)) return good(rows, cols);
     switch (r.int(7)) {
       case 0: return r.pick(ODD_VALUES);
@@ -325,6 +341,30 @@ test(`${CALLS} random calls: each a right result or an Error with a message, and
   const second = runFuzz(SEED, CALLS);
   assert.deepEqual(second, first, 'the replay has the same outcomes');
   assert.deepEqual(lab.memoryStats(), afterFirst, 'replaying the same calls leaves heap, stack and handles where they were');
+  // And the heap's contents, byte for byte: the module's whole state lives in its memory, so
+  // putting back the bytes from before the second pass (malloc's free lists and all) and
+  // replaying it must leave every byte as the second pass did, but the stack's scratch space
+  // below its resting pointer, which any call overwrites and no one reads afterwards. A stray
+  // write, or one that depends on anything but the calls (a re-entrant call's, say), differs.
+  const start = core.HEAPU8.slice();
+  runFuzz(SEED, CALLS);
+  const heap = core.HEAPU8.slice();
+  assert.equal(heap.length, start.length, 'the memory did not grow in a replay');
+  core.HEAPU8.set(start);
+  const third = runFuzz(SEED, CALLS);
+  assert.deepEqual(third, first, 'the replay from the same bytes has the same outcomes');
+  const now = core.HEAPU8;
+  const scratch = [afterFirst.stackPointer - 65536, afterFirst.stackPointer];
+  let changed = 0;
+  let firstChanged = -1;
+  for (let i = 0; i < heap.length; i++) {
+    if (heap[i] !== now[i] && !(i >= scratch[0] && i < scratch[1])) {
+      changed++;
+      if (firstChanged < 0) firstChanged = i;
+    }
+  }
+  assert.equal(changed, 0, `the replay changed ${changed} bytes of the heap, the first at ${firstChanged}`);
+  assert.ok(reentrant.calls > 20 && reentrant.wrong === 0, `re-entrant calls: ${JSON.stringify(reentrant)}`);
   // Both outcomes must be well represented, or the fuzz tests little.
   t.diagnostic(`outcomes of one pass: ${JSON.stringify(first)}`);
   assert.ok(first.results > CALLS / 5 && first.errors > CALLS / 5, JSON.stringify(first));

@@ -15,7 +15,11 @@ const last = (array) => array[array.length - 1];
 test('at d_k = 256 from seed 1 the scaled copy learns and the unscaled copy does not', () => {
   const session = lab.createTraining({ dk: 256, seed: 1 });
   try {
-    const { scaled, unscaled } = session.train(600);
+    // 600 steps at d_k = 256 pass the work of one call (about a second): two calls of 300.
+    assert.throws(() => session.train(600), { message: /^train: the work of 600 steps would be \d+ multiply-adds, more than the limit of 2147483648 of one call \(lab\.limits\.maxMultiplyAdds, about a second\); call train in smaller pieces, at most 426 steps each at these settings$/ });
+    session.train(300);
+    session.train(300);
+    const { scaled, unscaled } = session.history();
     assert.equal(scaled.loss.length, 600);
     assert.deepEqual(Array.from(scaled.step.slice(0, 3)), [0, 1, 2]);
     assert.ok(last(scaled.loss) < 0.05, `scaled loss ${last(scaled.loss)}`);
@@ -81,9 +85,10 @@ test('bad settings and calls are refused by name, and cost nothing', () => {
     [() => lab.createTraining({ seed: 1.5 }), /seed must be a whole number/],
     [() => lab.createTraining({ width: 3 }), /unknown option "width"/],
   ];
-  // The widest setting: one step fits the work budget, a hundred do not, and nothing is done.
+  // The widest setting: one step fits the work of one call (about a second), a hundred do not,
+  // the message says how many fit, and nothing is done.
   const wide = lab.createTraining({ dk: 4096, tokens: 64, contentWidth: 64, sequences: 64 });
-  assert.throws(() => wide.train(100), /the multiply-adds of 100 steps would be \d+, more than the limit/);
+  assert.throws(() => wide.train(100), { message: /^train: the work of 100 steps would be \d+ multiply-adds, .* at most \d+ steps? each at these settings$/ });
   assert.equal(wide.state().scaled.steps, 0);
   wide.dispose();
   const session = lab.createTraining({ dk: 8 });
@@ -119,4 +124,25 @@ test('sessions are freed: creating and disposing many leaves the heap where it w
   const live = Array.from({ length: 16 }, () => lab.createTraining({ dk: 4 }));
   assert.throws(() => lab.createTraining({ dk: 4 }), /too many training sessions: 16 are alive; dispose of one/);
   live.forEach((s) => s.dispose());
+});
+
+test('a getter of state()\'s options that disposes of the session: refused, not the next session\'s weights', () => {
+  const session = lab.createTraining({ dk: 4, tokens: 2, sequences: 1, seed: 1 });
+  let replacement = null;
+  const options = {
+    get measure() {
+      session.dispose();
+      // Takes the number the core had given the disposed session.
+      replacement = lab.createTraining({ dk: 4, tokens: 3, sequences: 1, seed: 2 });
+      return false;
+    },
+  };
+  try {
+    assert.throws(() => session.state(options), { message: 'state: this training session was disposed while its options were read; nothing was returned' });
+    assert.throws(() => session.state(), /disposed/);
+    // The new session is untouched and answers for itself: 3 tokens, not 2.
+    assert.equal(replacement.state().scaled.weights.rows, 3);
+  } finally {
+    replacement?.dispose();
+  }
 });

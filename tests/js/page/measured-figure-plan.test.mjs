@@ -9,7 +9,7 @@ import { LIMITS } from '../../../cpp/bindings/attention-lab.js';
 import { formatDuration } from '../../../web/src/lib/format/index.js';
 import { measure } from '../../../web/src/figures/measured/bench.js';
 import {
-  budgetStop, decades, largestWithinBudget, median, sizesUpTo, slope, squareLine, timeStop,
+  budgetStop, decades, largestWithinBudget, median, rowsPerCall, sizesUpTo, slope, squareLine, timeStop,
 } from '../../../web/src/figures/measured/plan.js';
 import { freshRecord, recordEvent } from '../../../web/src/figures/measured/record.js';
 import { loadLab } from '../load-lab.mjs';
@@ -26,9 +26,16 @@ test('the sizes double from 8; the direct form stops where its n×n scores pass 
   assert.match(budgetStop('direct', 8192, 64, 'float32', LIMITS),
     /8\u2009192×8\u2009192 score matrix would hold 67\.1\u00a0M numbers \(268\u00a0MB in float32.*16\.8\u00a0M numbers for one matrix \(lab\.limits\.maxEntries\)/);
   assert.match(budgetStop('direct', 8192, 64, 'float64', LIMITS), /537\u00a0MB in float64/);
-  // 16,384² · 2 · 128 = 2^36 multiply-adds: exactly the budget; twice the width passes it.
+  // The direct form's work, n²·(2d + pairWork), must fit one call: 4096²·(128 + 384) = 2^33 is
+  // exactly float32's limit, twice the width passes it; float64's 2^31 stops at 2048.
+  assert.match(budgetStop('direct', 4096, 128, 'float32', LIMITS), /10\.7\u00a0G multiply-adds, more than the core’s budget of 8\.59\u00a0G for one call \(lab\.limits\.maxMultiplyAddsFloat32, about a second\)/);
+  assert.equal(largestWithinBudget('direct', sizes, 16, 'float64', LIMITS), 2048);
+  // Streaming is never stopped by the work of one call: past it, it runs in blocks of query rows,
+  // each within the limit (16,384 keys of width 128 in float32: 2048 rows a call).
   assert.equal(budgetStop('streaming', 16384, 128, 'float32', LIMITS), null);
-  assert.match(budgetStop('streaming', 16384, 256, 'float32', LIMITS), /multiply-adds.*lab\.limits\.maxMultiplyAdds/);
+  assert.equal(rowsPerCall(16384, 128, 'float32', LIMITS), 2048);
+  assert.equal(rowsPerCall(8192, 64, 'float32', LIMITS), 8192);
+  assert.equal(rowsPerCall(16384, 64, 'float64', LIMITS), 1024);
   assert.match(timeStop(8192, 2.345), /^one call at n = 8\u2009192 took 2\.3\u00a0s, more than this figure’s 2\u00a0s/);
 });
 

@@ -43,8 +43,13 @@ export function resolveSettings(values, { name = (key) => key } = {}) {
   }];
 }
 
-/** The slider of h, and the links in the prose that set it ("show h = 4"), one step without reloading. */
-function createHeadsSlider(element, controls, { state, width }) {
+/**
+ * The slider of h, and the links in the prose that set it ("show h = 4"), one step without
+ * reloading. The links are the page's own: looked up only when the figure is mounted in the
+ * page's document itself (not inside an element's shadow root, whose host page has links of its
+ * own that are none of this figure's business), and listened to for the figure's lifetime.
+ */
+function createHeadsSlider(element, controls, { state, width, lifetime }) {
   const slider = createSlider(controls, {
     label: 'heads h = 2^k',
     hint: `k runs from 0 to ${K_MAX}. Each head reads ${width}/h of the ${width} columns of Q, K and V.`,
@@ -53,13 +58,15 @@ function createHeadsSlider(element, controls, { state, width }) {
     value: state.get('heads.k'),
     onInput: (k) => state.set('heads.k', k),
   });
-  for (const link of element.ownerDocument.querySelectorAll('a[data-heads-k]')) {
+  const root = element.getRootNode();
+  if (root !== element.ownerDocument) return slider;
+  for (const link of root.querySelectorAll('a[data-heads-k]')) {
     link.addEventListener('click', (event) => {
       event.preventDefault();
       state.set('heads.k', Number(link.dataset.headsK));
       element.scrollIntoView({ block: 'start' });
       slider.input?.focus({ preventScroll: true });
-    });
+    }, { signal: lifetime?.signal });
   }
   return slider;
 }
@@ -81,14 +88,14 @@ function drawFullHead(panels, { lab, sentence, full }) {
   note.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[stats.argmax[IT]]}, ${formatWeight(stats.max[IT])}.`;
 }
 
-export function mount(element, { lab, state }) {
+export function mount(element, { lab, state, lifetime }) {
   const sentence = readToySentence(lab);
   const { tokens, X, WQ, WK, WV, WO } = sentence;
   const width = WQ.cols; // d_model of the toy, 16
   state.defineAll(SETTINGS);
 
   const body = figureBody(element);
-  const slider = createHeadsSlider(element, htmlElement('div', { class: 'figure-controls' }, null, body), { state, width });
+  const slider = createHeadsSlider(element, htmlElement('div', { class: 'figure-controls' }, null, body), { state, width, lifetime });
   const full = lab.multiHead(X, WQ, WK, WV, WO, 1).heads[0];
   const panels = htmlElement('div', { class: 'figure-panels heads-panels' }, null, body);
 

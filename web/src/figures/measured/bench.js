@@ -15,7 +15,7 @@
 
 import { formatCount, formatDuration } from '../../lib/format/index.js';
 import {
-  CALL_BUDGET_SECONDS, FORMS, budgetStop, median, sizesUpTo, timeStop,
+  CALL_BUDGET_SECONDS, FORMS, budgetStop, median, rowsPerCall, sizesUpTo, timeStop,
 } from './plan.js';
 
 /** How long the timing of one size goes on, once it has three samples. */
@@ -105,6 +105,8 @@ export function* measure(lab, { largest, d, precision, sliced = false, unitSecon
       const call = form === 'direct'
         ? (q = Q) => lab.attention(q, K, V)
         : (q = Q) => lab.streamingAttention(q, K, V);
+      // The streaming form past one call's limit (about a second of work) runs in blocks of query rows.
+      const rowsWithinLimit = form === 'streaming' ? rowsPerCall(n, d, precision, lab.limits) : n;
       let point;
       try {
         if (sliced && predicted > unitSeconds) {
@@ -114,7 +116,9 @@ export function* measure(lab, { largest, d, precision, sliced = false, unitSecon
               + 'would no longer make the n\u00d7m matrices it is here to show)');
             continue;
           }
-          point = yield* timeInBlocks(call, n, predicted, unitSeconds, inputs[0], rowsOf);
+          point = yield* timeInBlocks(call, n, Math.min(rowsWithinLimit, sliceRows(n, predicted, unitSeconds)), inputs[0], rowsOf);
+        } else if (rowsWithinLimit < n) {
+          point = yield* timeInBlocks(call, n, rowsWithinLimit, inputs[0], rowsOf);
         } else {
           point = yield* timeWholeCalls(call);
         }
@@ -161,13 +165,15 @@ function* timeWholeCalls(call) {
   return { seconds, calls, bytes, blocks: 1 };
 }
 
+/** Query rows per block so that a block takes about `unitSeconds` (from the `predicted` time of the whole). */
+const sliceRows = (n, predicted, unitSeconds) => Math.max(1, 2 ** Math.floor(Math.log2(Math.max(1, (n * unitSeconds) / predicted))));
+
 /**
- * Times one streaming call made of blocks of query rows, each one call of its own that should
- * take about `unitSeconds` (from the `predicted` time of the whole): the sum of their times.
- * Each block copies K and V into the core again, so the sum reads somewhat above one whole call.
+ * Times one streaming call made of blocks of `perBlock` query rows, each one call of its own:
+ * the sum of their times. Each block copies K and V into the core again, so the sum reads
+ * somewhat above one whole call.
  */
-function* timeInBlocks(call, n, predicted, unitSeconds, queries, rowsOf) {
-  const perBlock = Math.max(1, 2 ** Math.floor(Math.log2(Math.max(1, (n * unitSeconds) / predicted))));
+function* timeInBlocks(call, n, perBlock, queries, rowsOf) {
   let seconds = 0;
   let bytes = 0;
   let blocks = 0;

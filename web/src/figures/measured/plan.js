@@ -32,8 +32,10 @@ export function sizesUpTo(largest) {
 /**
  * Why `form` cannot run self-attention at n = m = n with width d within the core's budgets
  * (`limits` is lab.limits), as a sentence; null when it can. The direct form makes n×m
- * matrices (scores, scaled scores, weights), so its first limit is the entries of one matrix;
- * both forms do n·m·2d multiply-adds.
+ * matrices (scores, scaled scores, weights), so its first limit is the entries of one matrix,
+ * and its work, n·m·(2d + limits.pairWork) multiply-adds, must fit one call. The streaming form
+ * does n·m·2d; where that passes one call's limit it runs as several calls over blocks of query
+ * rows (rowsPerCall), so only a single row that did not fit would stop it.
  */
 export function budgetStop(form, n, d, precision, limits) {
   if (form === 'direct' && n * n > limits.maxEntries) {
@@ -47,12 +49,27 @@ export function budgetStop(form, n, d, precision, limits) {
       + `in ${precision}, more than this figure’s ${formatBytes(PAGE_MEMORY_BUDGET_BYTES)} for one call `
       + '(a phone’s tab could run out of memory)';
   }
-  const work = n * n * 2 * d;
-  if (work > limits.maxMultiplyAdds) {
-    return `it would take ${formatAmount(work)} multiply-adds, more than the core\u2019s budget of `
-      + `${formatAmount(limits.maxMultiplyAdds)} for one call (lab.limits.maxMultiplyAdds)`;
+  const work = form === 'direct' ? n * n * (2 * d + limits.pairWork) : n * 2 * d;
+  const [cap, name] = callLimit(precision, limits);
+  if (work > cap) {
+    return `it would take ${formatAmount(work)} multiply-adds${form === 'direct' ? '' : ' for one query row'}, more than the core\u2019s budget of `
+      + `${formatAmount(cap)} for one call (lab.limits.${name}, about a second)`;
   }
   return null;
+}
+
+const callLimit = (precision, limits) => (precision === 'float32'
+  ? [limits.maxMultiplyAddsFloat32, 'maxMultiplyAddsFloat32'] : [limits.maxMultiplyAdds, 'maxMultiplyAdds']);
+
+/**
+ * The most query rows one streaming call at n keys of width d may take within the multiply-add
+ * limit of one call (a power of two, at most n): n when one call does it all.
+ */
+export function rowsPerCall(n, d, precision, limits) {
+  const [cap] = callLimit(precision, limits);
+  let rows = n;
+  while (rows > 1 && rows * n * 2 * d > cap) rows /= 2;
+  return rows;
 }
 
 /** The largest size of `sizes` that `form` may run within the budgets (null when none). */
