@@ -16,7 +16,7 @@ const MAX_QUOTED = 40; // characters of a bad value quoted back in a notice
 const MAX_REPEATS_QUOTED = 3;
 // Who changes a value when a figure's own control does; its changes are shown by the figure
 // itself, so values resolved to fit them are not noticed.
-const CONTROL = 'A control';
+export const CONTROL = 'A control';
 
 const clip = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)}\u2026` : text);
 
