@@ -26,7 +26,8 @@ export const SLIDE_PARTS = {
     { label: 'Additive scoring', selector: '.by-hand-compare' },
   ],
   'all-at-once': [
-    { label: 'Scores and weights', selector: '.all-at-once-panels > .figure-panel:not(.all-at-once-output)' },
+    { label: 'Scores', selector: '.all-at-once-panels > .figure-panel:nth-child(1)' },
+    { label: 'Weights', selector: '.all-at-once-panels > .figure-panel:nth-child(2)' },
     { label: 'Output', selector: '.all-at-once-output' },
   ],
   'why-scale': [
