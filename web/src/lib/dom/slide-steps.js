@@ -46,6 +46,7 @@ export const SLIDE_PARTS = {
     { label: 'Compute and memory', selector: '.cost-presets, .cost-panels' },
     { label: 'Table 1', selector: '.cost-table-wrap' },
   ],
+  'check-yourself': [1, 2, 3, 4, 5].map((n) => ({ label: `Question ${n}`, selector: `.check-yourself-item:nth-child(${n})` })),
   map: [
     { label: 'Heads 1 and 2', selector: '.map-head:nth-child(-n+2)' },
     { label: 'Heads 3 and 4', selector: '.map-head:nth-child(n+3)' },
