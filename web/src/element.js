@@ -11,7 +11,7 @@
 // both ways. Setting an attribute (setAttribute('tau', '2'), a framework's binding) changes
 // the figure; a learner's change is written back to the attributes and announced with an
 // `attention-figure:change` event. Changing `name` (or setting it late, as frameworks do)
-// mounts that figure afresh. Besides the settings it reads theme, page, toolbar, notes and
+// mounts that figure afresh. Besides the settings it reads theme, page, toolbar, notes, layout and
 // padding (lib/state/presentation.js). Properties: name, theme, page (reflect their
 // attributes), settings (the current settings; assigning an object sets those attributes),
 // ready (a promise of the mounted figure's element, or null when there is no such figure).
@@ -193,7 +193,7 @@ class AttentionFigure extends HTMLElement {
     if ([...changed].some(isSettingAttribute)) this.#syncSettings();
   }
 
-  /** Reads theme, page, toolbar, notes, padding; notes bad values of the attributes in `changed` (all when null). */
+  /** Reads theme, page, toolbar, notes, padding, layout; notes bad values of the attributes in `changed` (all when null). */
   #readPresentation(changed) {
     const notice = (message) => {
       const name = /asked for (\w+) =/.exec(message)?.[1];
