@@ -181,7 +181,8 @@ export function addFigureToolbar(figureElement, options) {
   });
 
   // Present ----------------------------------------------------------------------------------
-  presentButton(figureElement, buttons, { lifetime: options.lifetime });
+  // First in the row: Tab from Export must reach its open panel, which follows the row.
+  buttons.prepend(presentButton(figureElement, buttons, { lifetime: options.lifetime }));
 
   return {
     element: bar,
