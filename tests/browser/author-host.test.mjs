@@ -36,10 +36,10 @@ test('a host page with every figure\'s element, as the page\'s Embed code writes
     await toolbarIn(figure).getByRole('button', { name: 'Embed code', exact: true }).click();
     snippets.push((await figure.getByLabel('As an element, with its script').inputValue()).split('\n')[1]);
   }
-  // No figure's setting may be named like a presentation key (theme, page, toolbar, notes, padding).
+  // No figure's setting may be named like a presentation key (theme, page, toolbar, notes, padding, layout).
   const settingNames = await opened.page.evaluate((names) => names.flatMap((name) => window.attentionLab.keys(name)
     .map((key) => key.slice(name.length + 1))), FIGURES);
-  assert.deepEqual(settingNames.filter((n) => ['theme', 'page', 'toolbar', 'notes', 'padding'].includes(n)), []);
+  assert.deepEqual(settingNames.filter((n) => ['theme', 'page', 'toolbar', 'notes', 'padding', 'layout'].includes(n)), []);
   const roles = snippets.find((s) => s.includes('name="roles"'));
   assert.equal(roles, '<attention-figure name="roles" kind="cross" head="1-0"></attention-figure>', 'the old link key is read, the new one written');
   assert.ok(snippets.every((s) => !/\srole=/.test(s)));

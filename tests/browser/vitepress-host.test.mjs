@@ -2,7 +2,8 @@
 // recipe: the element's script in the config's head, Vue told that <attention-figure> is a
 // custom element, and the colour scheme stated for both of VitePress's appearances. The figure
 // shows and works, follows the site's light/dark toggle (also for a reader whose system is dark),
-// and the page logs nothing (no hydration mismatch).
+// its text stays readable in the site's own type, and the page logs nothing (no hydration
+// mismatch).
 
 import assert from 'node:assert/strict';
 import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../scripts/serve.mjs';
 import { WEB_ROOT, useBrowser } from './harness.mjs';
+import { slideReport } from './slide-check.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const session = useBrowser();
@@ -86,6 +88,13 @@ test('a VitePress page shows a working figure that follows the site\'s appearanc
   await page.keyboard.press('End');
   assert.equal(await tau.getAttribute('aria-valuetext'), '100');
   assert.equal(await figure.getAttribute('tau'), '100', 'the learner\'s change is written back to the element');
+
+  // Readable in the site's own type: the figure keeps its 17 px body text (VitePress sets
+  // 16 px and its own line heights), and no piece of its text falls below the page's smallest
+  // step, 0.8rem (12.8 px; 11 px inside the charts' SVG).
+  assert.equal(await figure.evaluate((element) => getComputedStyle(element.shadowRoot.querySelector('.al-frame')).fontSize), '17px');
+  const report = await page.evaluate(slideReport, { host: await figure.elementHandle(), minText: 12.8, minChartText: 11 });
+  assert.deepEqual(report.small, [], 'text below the page\'s smallest size');
 
   // A dark-system reader starts on VitePress's dark appearance, and the figure with it.
   assert.equal(await page.evaluate(() => document.documentElement.classList.contains('dark')), true);

@@ -13,7 +13,7 @@
 // attributes; either is announced with an `attention-figure:change` event whose detail.source
 // says which ('learner' or 'host'); nothing is announced while the figure loads. Changing
 // `name` (or setting it late, as frameworks do) mounts that figure afresh. Besides the
-// settings it reads theme, page, toolbar, notes and padding (lib/state/presentation.js).
+// settings it reads theme, page, toolbar, notes, layout and padding (lib/state/presentation.js).
 // Properties: name, theme, page (reflect their attributes), settings (the current settings;
 // assigning an object sets those attributes), ready (a promise of the mounted figure's
 // element, or null when there is no such figure).
@@ -151,7 +151,7 @@ class AttentionFigure extends HTMLElement {
     if ([...changed].some(isSettingAttribute)) syncSettings(this, this.#mounted, this.#note);
   }
 
-  /** Reads theme, page, toolbar, notes, padding; notes bad values of the attributes in `changed` (all when null). */
+  /** Reads theme, page, toolbar, notes, padding, layout; notes bad values of the attributes in `changed` (all when null). */
   #readPresentation(changed) {
     changed?.forEach((name) => this.#note.clear(name)); // fixed, or noted again below
     const notice = (message) => {

@@ -50,7 +50,7 @@ function followHostScheme(presentation) {
 async function start() {
   const params = new URLSearchParams(location.search);
   const figureName = params.get('figure') ?? '';
-  // theme, page, toolbar, notes, padding: how the figure is shown, kept in the URL as given.
+  // theme, page, toolbar, notes, padding, layout: how the figure is shown, kept in the URL as given.
   const presentation = readPresentation((name) => params.get(name), { notice: showNotice });
   applyPresentation(document.documentElement, presentation);
   followHostScheme(presentation);

@@ -14,7 +14,8 @@ const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on eve
 
 const showNotice = noticeBoard(document.getElementById('notices'));
 
-// theme=light|dark, toolbar=off, notes=off, padding=off in the link (not figure settings).
+// theme=light|dark, toolbar=off, notes=off, padding=off, layout=slide in the link (not figure
+// settings).
 const presentation = readPresentation((name) => new URLSearchParams(location.search).get(name), { notice: showNotice });
 applyPresentation(document.documentElement, presentation);
 

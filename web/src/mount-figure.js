@@ -12,6 +12,7 @@ import { FIGURES } from './figures/index.js';
 import { releaseCharts } from './lib/charts/fit.js';
 import { createLifetime, scopedLab, scopedStore } from './lib/dom/lifetime.js';
 import { releaseScrollRegions } from './lib/dom/scroll-region.js';
+import { addSlideSteps } from './lib/dom/slide-steps.js';
 import { addFigureToolbar } from './lib/share/toolbar.js';
 
 const MAX_NAMES_LISTED = 5;
@@ -224,5 +225,7 @@ export async function mountFigure(element, name, {
   } catch (error) {
     console.error(error); // the figure itself still works without its toolbar
   }
+  // A tall figure's parts, one at a time in the slide layout.
+  addSlideSteps(figure, name);
   return figure;
 }

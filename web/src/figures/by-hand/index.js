@@ -31,6 +31,7 @@ import './fields.css';
 import './stepper.css';
 import './table.css';
 import './code-and-compare.css';
+import './slide.css'; // last: the slide layout's rules override the page's
 
 export { SETTINGS };
 

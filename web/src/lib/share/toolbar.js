@@ -1,7 +1,8 @@
 // A small toolbar under every figure: "Copy link" (a link to the page that reproduces this
 // figure's current settings), "Embed code" (an iframe snippet with its resize script, and a
 // custom-element snippet, both carrying the current settings) and "Export" (each heat map and
-// plot as SVG or PNG, each matrix and plot's data as CSV or JSON; see ../export/).
+// plot as SVG or PNG, each matrix and plot's data as CSV or JSON; see ../export/) and
+// "Present" (the figure alone, full screen, in the slide layout; see present.js).
 //
 // "Embed code" and "Export" are disclosure buttons (disclosure.js): Enter or Space opens the
 // panel under the row of buttons, one panel at a time; Escape or a click elsewhere closes it,
@@ -24,6 +25,7 @@ import { htmlElement, uniqueId } from '../dom/elements.js';
 import { exportMenu } from '../export/menu.js';
 import { copyText } from './clipboard.js';
 import { disclosureGroup } from './disclosure.js';
+import { presentButton } from './present.js';
 import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
 
@@ -177,6 +179,10 @@ export function addFigureToolbar(figureElement, options) {
       });
     },
   });
+
+  // Present ----------------------------------------------------------------------------------
+  // First in the row: Tab from Export must reach its open panel, which follows the row.
+  buttons.prepend(presentButton(figureElement, buttons, { lifetime: options.lifetime }));
 
   return {
     element: bar,

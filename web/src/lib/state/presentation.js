@@ -1,5 +1,7 @@
 // How a figure is presented, apart from its settings: the colour theme, where the full page
-// lives (for the links the toolbar hands out) and what to hide (toolbar, caption, padding).
+// lives (for the links the toolbar hands out), what to hide (toolbar, caption, padding) and
+// the layout: 'page' (a figure in running text) or 'slide' (one 1280×720 screen, text
+// readable from the back of a room; see the [data-al-layout="slide"] rules in styles.css).
 // The same names serve as URL keys (index.html?theme=dark, embed.html?figure=…&toolbar=off)
 // and as <attention-figure> attributes. They are not figure settings: no store, no links.
 // No figure may use these names for a setting (tests/browser/author-host.test.mjs checks).
@@ -11,6 +13,7 @@ export const PRESENTATION_CHOICES = {
   toolbar: ['on', 'off'],
   notes: ['on', 'off'],
   padding: ['on', 'off'],
+  layout: ['page', 'slide'],
 };
 export const PRESENTATION_KEYS = [...Object.keys(PRESENTATION_CHOICES), 'page'];
 
@@ -20,7 +23,8 @@ const quote = (text) => (text.length > MAX_QUOTED ? `${text.slice(0, MAX_QUOTED)
 /**
  * Reads the presentation keys through get(name) (a URL's params or an element's attributes;
  * null when absent). A bad value gets a notice and the default. `page` is resolved against
- * `base` and must be an http(s) address. Returns { theme, toolbar, notes, padding, page },
+ * `base` and must be an http(s) address. Returns { theme, toolbar, notes, padding, layout,
+ * page },
  * page being a URL or null.
  */
 export function readPresentation(get, { askedBy = 'The link', notice = () => {}, base = location.href } = {}) {
@@ -52,11 +56,12 @@ export function readPresentation(get, { askedBy = 'The link', notice = () => {},
 
 /**
  * Shows a presentation on `root` (the page's or embed's <html>, the element's frame) as
- * data-al-* attributes, which styles.css turns into a color-scheme and hidden parts.
+ * data-al-* attributes, which styles.css turns into a color-scheme, hidden parts and the
+ * slide layout.
  * theme 'auto' leaves the scheme to whatever `root` inherits, or (inheritScheme false) to
  * the reader's preference.
  */
-export function applyPresentation(root, { theme: asked, toolbar, notes, padding }, { inheritScheme = false } = {}) {
+export function applyPresentation(root, { theme: asked, toolbar, notes, padding, layout = 'page' }, { inheritScheme = false } = {}) {
   const theme = asked === 'host' ? 'auto' : asked;
   const set = (name, value, isDefault) => {
     if (isDefault) root.removeAttribute(`data-al-${name}`);
@@ -77,4 +82,5 @@ export function applyPresentation(root, { theme: asked, toolbar, notes, padding 
   set('toolbar', toolbar, toolbar === 'on');
   set('notes', notes, notes === 'on');
   set('padding', padding, padding === 'on');
+  set('layout', layout, layout === 'page');
 }
