@@ -26,7 +26,7 @@ export const SETTINGS = {
 };
 
 const EXACT = 2n ** 53n;
-const PAST = 'makes a count pass 2^53, the largest a JavaScript number holds exactly';
+const PAST = 'makes a count pass about 9 quadrillion (9\u00b710\u00b9\u2075), the largest a JavaScript number holds exactly';
 
 /** Whether the core can count this layer exactly: every count it returns is at most 2^53. */
 function countsFit({ n, m, d, h, b }) {
@@ -74,7 +74,7 @@ export function resolveSettings(values, { name = (key) => key } = {}) {
   if (d > dMax) {
     moves.push({
       key: 'cost.d', value: dMax,
-      reason: `${name('cost.d')} = ${d} at ${b} bytes per number puts the parameter memory 4\u00b7d_model\u00b2\u00b7bytes past 2^53, the largest count a JavaScript number holds exactly`,
+      reason: `${name('cost.d')} = ${d} at ${b} bytes per number puts the parameter memory 4\u00b7d_model\u00b2\u00b7bytes past about 9 quadrillion (9\u00b710\u00b9\u2075), the largest count a JavaScript number holds exactly`,
     });
     d = dMax;
   }

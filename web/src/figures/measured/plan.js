@@ -41,7 +41,7 @@ export function budgetStop(form, n, d, precision, limits) {
   if (form === 'direct' && n * n > limits.maxEntries) {
     return `its ${formatCount(n)}\u00d7${formatCount(n)} score matrix would hold ${formatAmount(n * n)} numbers `
       + `(${formatBytes(n * n * BYTES[precision])} in ${precision}, and it makes three such matrices), more than the core\u2019s `
-      + `budget of ${formatAmount(limits.maxEntries)} numbers for one matrix (lab.limits.maxEntries)`;
+      + `limit of ${formatAmount(limits.maxEntries)} numbers for one matrix`;
   }
   const returned = (3 * n * n + n * d) * BYTES[precision];
   if (form === 'direct' && returned > PAGE_MEMORY_BUDGET_BYTES) {
@@ -50,10 +50,10 @@ export function budgetStop(form, n, d, precision, limits) {
       + '(a phone’s tab could run out of memory)';
   }
   const work = form === 'direct' ? n * n * (2 * d + limits.pairWork) : n * 2 * d;
-  const [cap, name] = callLimit(precision, limits);
+  const [cap] = callLimit(precision, limits);
   if (work > cap) {
     return `it would take ${formatAmount(work)} multiply-adds${form === 'direct' ? '' : ' for one query row'}, more than the core\u2019s budget of `
-      + `${formatAmount(cap)} for one call (lab.limits.${name}, about a second)`;
+      + `${formatAmount(cap)} for one call (about a second of work)`;
   }
   return null;
 }
