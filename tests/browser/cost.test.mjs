@@ -45,16 +45,18 @@ async function expectAmount(locator, value, unit, tolerance, what) {
 }
 
 /** The ViT sizes (n = 196, d = 768); with the preset's 12 heads, or the default's 8. */
-async function expectVit(view, heads = 8) {
+async function expectVit(view, heads = 12) {
   await expectAmount(view.qk, 29.5, 'M', 0.05, 'Q Kᵀ');
   await expectAmount(view.av, 29.5, 'M', 0.05, 'A·V');
   await expectAmount(view.projections, 462, 'M', 0.5, 'projections');
-  await expectAmount(view.allHeads, heads === 12 ? 1.84 : 1.23, 'MB', 0.005, `weights of ${heads} heads`);
+  await expectAmount(view.allHeads, { 8: 1.23, 12: 1.84, 16: 2.46 }[heads], 'MB', 0.005, `weights of ${heads} heads`);
 }
 
-/** Every result reads "—": nothing left over from another input. */
-async function expectCleared(view) {
-  for (const readout of [view.qk, view.av, view.projections, view.allHeads]) assert.equal(await readout.innerText(), '—');
+/** The last valid results stay, said to be stale: the ViT numbers, struck through, and the note. */
+async function expectStale(view, heads = 12) {
+  await expectVit(view, heads);
+  assert.match(await view.figure.innerText(), /These numbers are for the last valid inputs: fix the field marked in red/);
+  assert.ok(await view.figure.locator('.cost-results-stale').count() === 1, 'the results are marked stale');
 }
 
 test('the section loads in the lesson order with no console errors, showing the ViT numbers', async () => {
@@ -93,7 +95,7 @@ test('presets: ViT image gives 29.5 M, 29.5 M, 462 M and 1.8 MB; pixels about 10
   assert.deepEqual(problems, []);
 });
 
-test('h = 5 with d_model = 768 shows an error naming h and d_model and clears the numbers', async () => {
+test('h = 5 with d_model = 768 shows an error naming h and d_model and keeps the last numbers, stale', async () => {
   const { page, problems } = await session.openPage();
   const view = costFigure(page);
   await expectVit(view);
@@ -101,7 +103,7 @@ test('h = 5 with d_model = 768 shows an error naming h and d_model and clears th
   // numbers go at once. Enter (or leaving the field) commits it: the message then comes at once.
   await view.h.fill('5');
   const alert = view.alerts.filter({ hasText: /\S/ });
-  await expectCleared(view);
+  await expectStale(view);
   await alert.waitFor();
   assert.equal(await alert.count(), 1);
   await view.h.fill('7');
@@ -114,14 +116,16 @@ test('h = 5 with d_model = 768 shows an error naming h and d_model and clears th
   assert.match(message, /d_model = 768/);
   assert.equal(await view.h.getAttribute('aria-invalid'), 'true');
   assert.equal(await view.h.inputValue(), '5', 'the learner keeps what they typed');
-  await expectCleared(view);
-  assert.match(await view.figure.innerText(), /No numbers until the field marked in red is fixed/);
+  await expectStale(view);
+  // Parameters do not depend on h: they stay, and so does their note.
+  assert.match(await view.figure.innerText(), /4·d², whatever h is/);
 
-  await view.h.fill('12');
+  await view.h.fill('16');
   assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, 'the error goes once h divides d_model');
   assert.equal(await view.h.getAttribute('aria-invalid'), null);
-  await expectVit(view, 12);
-  await page.waitForFunction(() => location.search.includes('cost.h=12'));
+  assert.equal(await view.figure.locator('.cost-results-stale').count(), 0, 'fresh numbers are not marked stale');
+  await expectVit(view, 16);
+  await page.waitForFunction(() => location.search.includes('cost.h=16'));
   assert.deepEqual(problems, []);
 });
 
@@ -132,7 +136,7 @@ test('empty, negative and unreadable fields show the core message and keep the t
     await view.n.fill(text);
     assert.match(await view.alerts.filter({ hasText: /\S/ }).innerText(), pattern);
     assert.equal(await view.n.inputValue(), text);
-    await expectCleared(view);
+    await expectStale(view);
   }
   // A comma is a decimal mark on this page, so a count refuses it rather than read 1,000 as 1 (or 1,5 as 15).
   await view.n.fill('1,000');

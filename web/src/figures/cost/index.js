@@ -92,18 +92,20 @@ export function mount(element, { lab, state, lifetime }) {
       const typed = fields[name].input.value.trim();
       // The core sees an empty or unreadable field as NaN; say what was actually typed.
       const message = error.message.replace(/, got nan$/i, typed === '' ? ', and the field is empty' : `, got \u201c${quoted(typed)}\u201d`);
-      const say = () => {
-        fields[name].showError(message);
-        results.staleNote.hidden = !shownOnce;
-      };
+      const say = () => fields[name].showError(message);
       if (committed) say();
       else pendingMessage = setTimeout(say, TYPING_PAUSE_MS);
-      results.clear();
-      plot.clear?.();
+      // The last valid numbers stay, marked stale at once: they answer other inputs.
+      if (shownOnce) {
+        results.markStale(true);
+      } else {
+        results.clear();
+        plot.clear?.();
+      }
       return;
     }
     for (const field of Object.values(fields)) field.showError('');
-    results.staleNote.hidden = true;
+    results.markStale(false);
     try {
       results.show(setup, result);
       plot.draw(setup);

@@ -42,7 +42,7 @@ export function readSetup(fields, { same, bytes }) {
   return { n: values.n, m: values.m, dModel: values.d, heads: values.h, bytesPerNumber: Number(bytes) };
 }
 
-/** The results panel in `panels`; returns { show(setup, counts), clear(), staleNote }. */
+/** The results panel in `panels`; returns { show(setup, counts), clear(), markStale(stale) }. */
 export function createResultsPanel(panels) {
   const panel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   htmlElement('p', { class: 'panel-title' }, 'One attention layer', panel);
@@ -57,11 +57,15 @@ export function createResultsPanel(panels) {
   const parameters = createReadout(memoryList, 'parameters', DASH);
   const parameterBytes = createReadout(memoryList, 'parameter memory', DASH);
   const staleNote = htmlElement('p', { class: 'cost-stale', hidden: '' },
-    'No numbers until the field marked in red is fixed.', panel);
+    'These numbers are for the last valid inputs: fix the field marked in red to update them.', panel);
   const readouts = [qk, av, projections, ratio, perHead, allHeads, parameters, parameterBytes];
 
   return {
-    staleNote,
+    /** While a field is invalid, the last valid numbers stay, dimmed and said to be stale. */
+    markStale(stale) {
+      panel.classList.toggle('cost-results-stale', stale);
+      staleNote.hidden = !stale;
+    },
 
     show(setup, c) {
       qk.output.textContent = formatAmount(c.qkMacs);
@@ -83,7 +87,7 @@ export function createResultsPanel(panels) {
       parameterBytes.output.textContent = formatBytes(c.parameterBytes);
     },
 
-    /** Never leave the numbers of other inputs on screen as if they answered these. */
+    /** Before any valid input there is nothing to keep: every result reads "—". */
     clear() {
       for (const readout of readouts) {
         readout.output.textContent = DASH.initial;
