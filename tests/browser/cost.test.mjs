@@ -228,11 +228,15 @@ test('the figure fits a 375 px phone screen', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('the default h accepts d_model = 512, and one head reads "× 1 head"', async () => {
+test('d_model = 512 with the default h = 12 names h; h = 8 fits, and one head reads "× 1 head"', async () => {
   const { page, problems } = await session.openPage();
   const view = costFigure(page);
   await view.d.fill('512');
-  assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, `the default h = ${await view.h.inputValue()} divides 512`);
+  await view.d.press('Enter');
+  assert.match(await view.alerts.filter({ hasText: /\S/ }).innerText(), /heads h = 12/, 'the ViT row\'s 12 heads do not divide 512');
+  await expectStale(view);
+  await view.h.fill('8');
+  assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, 'h = 8 divides 512');
   await expectAmount(view.parameters, 1048576, '', 0, 'parameters at d = 512');
   await view.h.fill('1');
   const note = await view.allHeads.locator('xpath=..').innerText();

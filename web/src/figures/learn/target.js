@@ -24,17 +24,22 @@ export function stopReason({ scaled, unscaled }, taken, cap) {
     if (scaled.reachedAt !== null && unscaled.reachedAt !== null) return 'both copies reached the target';
     return 'neither copy can go further towards the target';
   }
-  if (taken >= cap) return `it reached the page's limit of ${formatCount(cap)} steps`;
+  if (taken >= cap) return `the page's limit of ${formatCount(cap)} steps`;
   return null;
 }
 
 /** One line for the whole run, the same on screen and for a screen reader. */
 // While running it names no step count (the counter moves on every frame), only what has happened.
+// Short enough for one line on a 1280×720 slide.
 export function runSummary({ scaled, unscaled }, taken, { running, stopped }) {
-  if (running) {
-    return `Training. Scaled copy: ${targetSentence(scaled, { running })}. Unscaled copy: ${targetSentence(unscaled, { running })}.`;
-  }
-  const where = `Step ${formatCount(taken)}. Scaled copy: ${targetSentence(scaled)}. Unscaled copy: ${targetSentence(unscaled)}.`;
-  if (stopped) return `Stopped because ${stopped}. ${where}`;
-  return where;
+  const copy = (c, name) => {
+    if (c.reachedAt !== null) return `${name} copy reached loss < ${TARGET_TEXT} at step ${formatCount(c.reachedAt)}`;
+    if (c.diverged) return `${name} copy diverged at step ${formatCount(c.steps)}`;
+    return running || c.steps === 0 ? `${name.toLowerCase()} copy not yet` : `${name.toLowerCase()} copy not by step ${formatCount(c.steps)}`;
+  };
+  const pending = (c) => c.reachedAt === null && !c.diverged;
+  const prefix = running ? 'Training.' : stopped ? `Stopped: ${stopped}.` : `Step ${formatCount(taken)}.`;
+  if (pending(scaled) && pending(unscaled)) return `${prefix} Neither copy has reached loss < ${TARGET_TEXT} yet.`;
+  const [first, second] = pending(scaled) ? [copy(unscaled, 'Unscaled'), copy(scaled, 'Scaled')] : [copy(scaled, 'Scaled'), copy(unscaled, 'Unscaled')];
+  return `${prefix} ${first}; ${second}.`;
 }
