@@ -5,9 +5,8 @@
 // n = 10^12, is moved to the nearest setting that computes, and the store says so.
 
 export const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
-// The ViT image row the prose and the presets name (n = 196, d_model = 768, h = 12); a width that
-// 12 does not divide (512) moves h to the nearest divisor, with a note.
-const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: true };
+// h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
+const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: true };
 export const BYTE_CHOICES = [
   { value: '2', text: '2 (16-bit floats)' },
   { value: '4', text: '4 (32-bit floats)' },
