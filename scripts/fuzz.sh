@@ -13,21 +13,33 @@ out=build/fuzz
 mkdir -p "$out/corpus"
 
 # Every core source, so that a new core file is fuzzed too. Eigen's assertions stay on: a shape
-# that got past the core's checks aborts instead of reading out of bounds. Each file is compiled on its own, as many at once as there are cores (one clang++ call over all
-# of them kept one core busy for a minute while the other stood idle), and again only when it or
-# a core header changed since.
+# that got past the core's checks aborts instead of reading out of bounds. The core is compiled
+# as two unity files (its sources dealt out in turn), one per core, as CMake's unity build does:
+# Eigen's templates are instantiated twice instead of once per source. A unity file is compiled
+# again only when one of its sources or a core header changed since.
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icpp/core -isystem /usr/include/eigen3)
 mkdir -p "$out/obj"
+sources=(cpp/core/*.cpp cpp/core/learn/*.cpp)
 objects=()
-for source in cpp/core/*.cpp cpp/core/learn/*.cpp tests/fuzz/core_fuzz.cpp; do
-  object="$out/obj/$(echo "${source%.cpp}" | tr / _).o"
+compile() {  # compile SOURCE OBJECT DEPENDENCIES...
+  local source=$1 object=$2
+  shift 2
   objects+=("$object")
-  if [ -f "$object" ] && [ ! "$source" -nt "$object" ] && [ -z "$(find cpp/core -name '*.hpp' -newer "$object" -print -quit)" ]; then
-    continue
+  if [ -f "$object" ] && [ -z "$(find "$@" cpp/core -name '*.hpp' -newer "$object" -print -quit)" ] \
+    && [ -z "$(find "$@" -newer "$object" -print -quit)" ]; then
+    return
   fi
-  while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do wait -n; done
   clang++ "${flags[@]}" -c "$source" -o "$object" &
+}
+for part in 0 1; do
+  unity="$out/obj/core_unity_$part.cpp"
+  members=()
+  for index in "${!sources[@]}"; do [ $((index % 2)) -eq "$part" ] && members+=("${sources[$index]}"); done
+  printf '#include "%s"\n' "${members[@]/#/$PWD/}" >"$unity.new"
+  cmp -s "$unity.new" "$unity" && rm "$unity.new" || mv "$unity.new" "$unity"
+  compile "$unity" "$out/obj/core_unity_$part.o" "$unity" "${members[@]}"
 done
+compile tests/fuzz/core_fuzz.cpp "$out/obj/core_fuzz.o" tests/fuzz/core_fuzz.cpp
 for job in $(jobs -p); do wait "$job"; done
 clang++ "${flags[@]}" "${objects[@]}" -o "$out/core_fuzz"
 

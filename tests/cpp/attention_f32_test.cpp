@@ -15,6 +15,7 @@ namespace attn {
 namespace {
 
 using testing::invalid_argument_message;
+using testing::float_kernel_sets;
 using testing::random_rows;
 using testing::relative_gap;
 using testing::rows;
@@ -22,14 +23,6 @@ using testing::to_float;
 using testing::worked_keys;
 using testing::worked_values;
 using ::testing::HasSubstr;
-
-std::vector<const kernels::Kernels<float>*> float_sets() {
-  std::vector<const kernels::Kernels<float>*> sets{&kernels::portable_f32()};
-#ifdef __wasm_simd128__
-  sets.push_back(&kernels::simd_f32());
-#endif
-  return sets;
-}
 
 // Every matrix of the float32 result within 1e-5 of the float64 one, relative to its largest entry.
 void expect_agreement(const Matrix& Q, const Matrix& K, const Matrix& V, const AttentionOptions& options,
@@ -51,7 +44,7 @@ struct Shape {
 const Shape kShapes[] = {{1, 3, 2, 2}, {8, 8, 16, 16}, {5, 13, 7, 3}, {33, 70, 17, 9}, {64, 64, 64, 64}, {3, 257, 64, 8}};
 
 TEST(AttentionF32, AgreesWithFloat64AcrossShapes) {
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     for (const Shape& s : kShapes) {
       SCOPED_TRACE(::testing::Message() << s.n << "x" << s.m << " dk=" << s.dk << " dv=" << s.dv);
       // spread 2 gives scaled scores of several units: weights far from uniform
@@ -63,7 +56,7 @@ TEST(AttentionF32, AgreesWithFloat64AcrossShapes) {
 
 TEST(AttentionF32, AgreesWithFloat64WithOptions) {
   const Matrix Q = random_rows(12, 16, 4, 3.0), K = random_rows(20, 16, 5, 3.0), V = random_rows(20, 5, 6);
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     AttentionOptions sharp;
     sharp.temperature = 0.25;
     expect_agreement(Q, K, V, sharp, *set);
@@ -85,7 +78,7 @@ TEST(AttentionF32, AgreesWithFloat64WithOptions) {
 }
 
 TEST(AttentionF32, WorkedExampleAndMaskedZeros) {
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
                                          to_float(worked_values()), {}, *set);
     EXPECT_NEAR(r.weights(0, 0), 0.401, 5e-4);
@@ -104,7 +97,7 @@ TEST(AttentionF32, WorkedExampleAndMaskedZeros) {
 }
 
 TEST(AttentionF32, TinyTemperatureSharesTiesAndStaysFinite) {
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     AttentionOptions frozen;
     frozen.temperature = 1e-300;  // 1/τ is far past float's range
     const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),
@@ -122,7 +115,7 @@ TEST(AttentionF32, TinyTemperatureSharesTiesAndStaysFinite) {
 TEST(AttentionF32, HugeTemperatureWithAMaskIsUniformNotNaN) {
   // Found by the fuzzer: τ = 1e60 made 1/τ round to 0 in float32, and a masked key's −∞ times 0
   // is NaN. The row must be uniform over the keys the mask leaves.
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     AttentionOptions hot;
     hot.temperature = 1e60;
     hot.mask = Mask::Constant(1, 3, true);
@@ -143,7 +136,7 @@ TEST(AttentionF32, HugeTemperatureWithAMaskIsUniformNotNaN) {
 TEST(AttentionF32, ATinyScaleWithZeroScoresIsNotNaN) {
   // Found by the fuzzer: scale = 1e-300 passes the score bound when K is all zeros, and 1/scale
   // overflowed float32 to ∞, so 0 · ∞ gave NaN scores.
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     AttentionOptions tiny;
     tiny.scale = 1e-300;
     const AttentionResultF r = attention(MatrixF(rows({{10}}).cast<float>()), MatrixF(rows({{0}, {0}}).cast<float>()),

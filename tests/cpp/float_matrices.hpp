@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
+#include "kernels.hpp"
 #include "types.hpp"
 
 namespace attn::testing {
@@ -23,6 +25,15 @@ inline Matrix random_rows(Eigen::Index rows, Eigen::Index cols, std::uint64_t se
     }
   }
   return m;
+}
+
+// Every float32 kernel set this build has: the portable one, and the SIMD one in WebAssembly.
+inline std::vector<const kernels::Kernels<float>*> float_kernel_sets() {
+  std::vector<const kernels::Kernels<float>*> sets{&kernels::portable_f32()};
+#ifdef __wasm_simd128__
+  sets.push_back(&kernels::simd_f32());
+#endif
+  return sets;
 }
 
 inline MatrixF to_float(const Matrix& m) { return m.cast<float>(); }

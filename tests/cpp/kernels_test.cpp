@@ -11,21 +11,13 @@
 namespace attn {
 namespace {
 
+using testing::float_kernel_sets;
 using testing::random_rows;
-
-// Every float32 kernel set this build has: the portable one, and the SIMD one in WebAssembly.
-std::vector<const kernels::Kernels<float>*> float_sets() {
-  std::vector<const kernels::Kernels<float>*> sets{&kernels::portable_f32()};
-#ifdef __wasm_simd128__
-  sets.push_back(&kernels::simd_f32());
-#endif
-  return sets;
-}
 
 TEST(Kernels, MatmulMatchesTheProductAtEveryTailSize) {
   // 1 … 9 rows and 1 … 19 columns cover the 4×8 register tiles, the 4-wide tiles and the single
   // columns and rows around them; strides wider than the matrices check the lda/ldb/ldc handling.
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     for (Eigen::Index M = 1; M <= 9; ++M) {
       for (Eigen::Index N = 1; N <= 19; N += 3) {
         for (Eigen::Index K : {1, 3, 16}) {
@@ -50,7 +42,7 @@ TEST(Kernels, MatmulMatchesTheProductAtEveryTailSize) {
 
 TEST(Kernels, ExpSumIsAccurateToFloat32) {
   // exponents from −87 to 0, the range the softmax uses, at 9 lengths (vector body and tails)
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     for (Eigen::Index count : {1, 3, 4, 5, 8, 11, 64, 100, 1001}) {
       std::vector<float> x(count);
       for (Eigen::Index j = 0; j < count; ++j) x[j] = -87.0f * static_cast<float>(j) / static_cast<float>(count);
@@ -69,7 +61,7 @@ TEST(Kernels, ExpSumIsAccurateToFloat32) {
 
 TEST(Kernels, ExpSumShiftsScalesAndZeroesMinusInfinity) {
   const float inf = std::numeric_limits<float>::infinity();
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     // (x − 3)·0.5 for x = 3, 1, −∞, 5 − 200, −∞, 2, 3: a row with masked keys and a deep underflow
     std::vector<float> x{3, 1, -inf, -195, -inf, 2, 3};
     const float sum = set->exp_sum(x.data(), 7, 3.0f, 0.5f);
@@ -85,7 +77,7 @@ TEST(Kernels, ExpSumShiftsScalesAndZeroesMinusInfinity) {
 
 TEST(Kernels, RowMaxAndScale) {
   const float inf = std::numeric_limits<float>::infinity();
-  for (const auto* set : float_sets()) {
+  for (const auto* set : float_kernel_sets()) {
     std::vector<float> x{-inf, -2, 7.5f, -inf, 1, 7.25f, 0, -inf, 3};
     for (Eigen::Index count = 1; count <= 9; ++count) {
       float expected = -inf;

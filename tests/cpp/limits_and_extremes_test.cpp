@@ -67,14 +67,14 @@ TEST(BoundaryCost, CountsUpToTwoTo53AreExact) {
 
 // --- every argument checked, the blame on the one that holds the value ---------------------
 
-struct Layer {
+struct SmallLayer {
   Matrix X = Matrix::Identity(3, 4) * 0.5;
   Matrix WQ = Matrix::Identity(4, 4), WK = Matrix::Identity(4, 4), WV = Matrix::Identity(4, 4),
          WO = Matrix::Identity(4, 4);
 };
 
 TEST(BoundaryBlame, MultiHeadChecksTheOutputProjection) {
-  Layer l;
+  SmallLayer l;
   l.WO(1, 2) = INFINITY;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
               HasSubstr("W_O has a non-finite entry inf at (1, 2)"));
@@ -83,17 +83,17 @@ TEST(BoundaryBlame, MultiHeadChecksTheOutputProjection) {
 }
 
 TEST(BoundaryBlame, NonFiniteInputsNameTheirArgument) {
-  Layer l;
+  SmallLayer l;
   l.X(2, 1) = NAN;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
               AllOf(HasSubstr("X has a non-finite entry nan at (2, 1)"), Not(HasSubstr("V"))));
-  EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(Layer().X, l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
+  EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(SmallLayer().X, l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
               HasSubstr("X (keys and values) has a non-finite entry nan"));
-  Layer q;
+  SmallLayer q;
   q.WQ(0, 3) = INFINITY;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(q.X, q.WQ, q.WK, q.WV, q.WO, 1); }),
               HasSubstr("W_Q has a non-finite entry inf at (0, 3)"));
-  Layer v;
+  SmallLayer v;
   v.WV(3, 0) = -INFINITY;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(v.X, v.WQ, v.WK, v.WV, v.WO, 4); }),
               HasSubstr("W_V has a non-finite entry -inf at (3, 0)"));
@@ -109,18 +109,18 @@ TEST(BoundaryBlame, OverflowingScoresSayWhy) {
   EXPECT_THAT(invalid_argument_message([&] { attention(rows({{1e10}}), rows({{1e10}}), rows({{1}}), tiny_scale); }),
               AllOf(HasSubstr("overflow"), HasSubstr("scale 1e-300"), Not(HasSubstr("logits"))));
   // Finite X and W_Q whose product already overflows.
-  Layer l;
+  SmallLayer l;
   l.X *= 1e200;
   l.WQ *= 1e200;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 2); }),
               AllOf(HasSubstr("Q = X·W_Q"), HasSubstr("overflow")));
   // Finite projections whose scores overflow.
-  Layer s;
+  SmallLayer s;
   s.X *= 1e200;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(s.X, s.WQ, s.WK, s.WV, s.WO, 2); }),
               AllOf(HasSubstr("overflow"), HasSubstr("Q"), HasSubstr("K"), HasSubstr("scale"), Not(HasSubstr("logits"))));
   // The output mix overflows.
-  Layer o;
+  SmallLayer o;
   o.WO *= 1e308;
   o.X *= 100;
   o.WV *= 100;

@@ -21,18 +21,18 @@ Matrix random_matrix(Random& random, Eigen::Index rows, Eigen::Index cols) {
   return m;
 }
 
-struct Layer {
+struct RandomLayer {
   Matrix X, WQ, WK, WV, WO;
 };
 
-Layer random_layer(Eigen::Index n, Eigen::Index d, std::uint64_t seed) {
+RandomLayer random_layer(Eigen::Index n, Eigen::Index d, std::uint64_t seed) {
   Random random(seed);
   return {random_matrix(random, n, d), random_matrix(random, d, d), random_matrix(random, d, d),
           random_matrix(random, d, d), random_matrix(random, d, d)};
 }
 
 TEST(MultiHead, EachHeadIsAttentionInItsSliceScaledByItsWidth) {
-  const Layer l = random_layer(5, 8, 3);
+  const RandomLayer l = random_layer(5, 8, 3);
   const MultiHeadResult r = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 4);
   ASSERT_EQ(r.heads.size(), 4u);
   const Matrix Q = l.X * l.WQ, K = l.X * l.WK, V = l.X * l.WV;
@@ -49,7 +49,7 @@ TEST(MultiHead, EachHeadIsAttentionInItsSliceScaledByItsWidth) {
 }
 
 TEST(MultiHead, FullWidthScoresAreTheSumOfTheSlicesScores) {
-  const Layer l = random_layer(6, 16, 9);
+  const RandomLayer l = random_layer(6, 16, 9);
   const MultiHeadResult full = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 1);
   for (int h : {2, 4, 8, 16}) {
     const MultiHeadResult split = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, h);
@@ -60,14 +60,14 @@ TEST(MultiHead, FullWidthScoresAreTheSumOfTheSlicesScores) {
 }
 
 TEST(MultiHead, OneHeadIsPlainAttention) {
-  const Layer l = random_layer(4, 6, 1);
+  const RandomLayer l = random_layer(4, 6, 1);
   const MultiHeadResult r = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 1);
   const AttentionResult plain = attention(l.X * l.WQ, l.X * l.WK, l.X * l.WV);
   EXPECT_TRUE(r.heads[0].weights.isApprox(plain.weights, 1e-12));
 }
 
 TEST(MultiHead, ScalingByModelWidthIsSharperMistake) {
-  const Layer l = random_layer(4, 8, 5);
+  const RandomLayer l = random_layer(4, 8, 5);
   MultiHeadOptions wrong;
   wrong.scale = HeadScale::ModelWidth;
   const auto right = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 4);
@@ -77,7 +77,7 @@ TEST(MultiHead, ScalingByModelWidthIsSharperMistake) {
 }
 
 TEST(MultiHead, CrossAttentionIsNonSquare) {
-  const Layer l = random_layer(7, 8, 2);
+  const RandomLayer l = random_layer(7, 8, 2);
   const Matrix decoder = l.X.topRows(3);
   const MultiHeadResult r = multi_head_attention(decoder, l.X, l.WQ, l.WK, l.WV, l.WO, 2);
   EXPECT_EQ(r.heads[0].weights.rows(), 3);
@@ -87,7 +87,7 @@ TEST(MultiHead, CrossAttentionIsNonSquare) {
 }
 
 TEST(MultiHead, CausalMaskReachesEveryHead) {
-  const Layer l = random_layer(5, 8, 4);
+  const RandomLayer l = random_layer(5, 8, 4);
   MultiHeadOptions options;
   options.mask = causal_mask(5, 5);
   const auto r = multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 4, options);
@@ -102,12 +102,12 @@ TEST(MultiHead, CausalMaskReachesEveryHead) {
 // once): each non-finite input must still be named, ahead of any overflow, in the order X, W_Q,
 // W_K, W_V, W_O, whichever entry it is in (also where the other factor is 0, as 0·∞ is NaN).
 TEST(MultiHeadErrors, NamesTheNonFiniteInputFirst) {
-  const Layer good = random_layer(4, 8, 5);
+  const RandomLayer good = random_layer(4, 8, 5);
   const char* names[] = {"X", "W_Q", "W_K", "W_V", "W_O"};
   for (const double bad : {std::nan(""), double{INFINITY}, -double{INFINITY}}) {
     for (int which = 0; which < 5; ++which) {
       for (const auto [i, j] : {std::pair{0, 0}, std::pair{3, 7}}) {
-        Layer l = good;
+        RandomLayer l = good;
         Matrix* inputs[] = {&l.X, &l.WQ, &l.WK, &l.WV, &l.WO};
         (*inputs[which])(i, j) = bad;
         if (which == 0) l.WQ.row(j).setZero();  // X's bad entry meets only zeros of W_Q
@@ -118,19 +118,19 @@ TEST(MultiHeadErrors, NamesTheNonFiniteInputFirst) {
     }
   }
   // Two bad inputs: the first in that order is named.
-  Layer two = good;
+  RandomLayer two = good;
   two.WO(1, 1) = INFINITY;
   two.WK(2, 2) = std::nan("");
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(two.X, two.WQ, two.WK, two.WV, two.WO, 2); }),
               HasSubstr("W_K has a non-finite entry"));
   // A bad input beside an overflow: the input is named, not the overflow.
-  Layer both = good;
+  RandomLayer both = good;
   both.X *= 1e300;
   both.WV(0, 0) = std::nan("");
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(both.X, both.WQ, both.WK, both.WV, both.WO, 2); }),
               HasSubstr("W_V has a non-finite entry"));
   // W_O bad while a head's scores overflow (Q and K finite but huge): W_O is named.
-  Layer late = good;
+  RandomLayer late = good;
   late.X *= 1e150;
   late.WO(0, 0) = INFINITY;
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(late.X, late.WQ, late.WK, late.WV, late.WO, 2); }),
@@ -138,7 +138,7 @@ TEST(MultiHeadErrors, NamesTheNonFiniteInputFirst) {
 }
 
 TEST(MultiHeadErrors, HeadsAndShapes) {
-  const Layer l = random_layer(3, 8, 6);
+  const RandomLayer l = random_layer(3, 8, 6);
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 3); }),
               HasSubstr("heads h = 3 must divide d_model = 8"));
   EXPECT_THAT(invalid_argument_message([&] { multi_head_attention(l.X, l.WQ, l.WK, l.WV, l.WO, 0); }),

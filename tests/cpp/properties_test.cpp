@@ -11,7 +11,7 @@
 namespace attn {
 namespace {
 
-constexpr int kCases = 300;
+constexpr int kRandomCases = 300;
 
 // One random case: shapes from 1 to 12, entries N(0, σ²) with σ itself random (0.1 … 30), so
 // that some rows are nearly uniform and others nearly one-hot.
@@ -43,7 +43,7 @@ class Cases {
 
 TEST(Properties, RowsSumToOne) {
   Cases cases(101);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size(), dk = cases.size();
     AttentionOptions options;
     options.temperature = 0.05 + 5 * cases.uniform();
@@ -61,7 +61,7 @@ TEST(Properties, RowsSumToOne) {
 
 TEST(Properties, ColumnSoftmaxColumnsSumToOne) {
   Cases cases(102);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size();
     const Matrix w = softmax_columns(cases.matrix(n, m), 0.05 + 5 * cases.uniform());
     for (Eigen::Index j = 0; j < m; ++j) EXPECT_NEAR(w.col(j).sum(), 1.0, 1e-14) << "case " << c << ", column " << j;
@@ -70,7 +70,7 @@ TEST(Properties, ColumnSoftmaxColumnsSumToOne) {
 
 TEST(Properties, InvariantToAConstantAddedToARow) {
   Cases cases(103);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size();
     const Matrix logits = cases.matrix(n, m);
     const double tau = 0.05 + 5 * cases.uniform();
@@ -85,7 +85,7 @@ TEST(Properties, InvariantToAConstantAddedToARow) {
 
 TEST(Properties, OutputsLieInsideTheValuesRange) {
   Cases cases(104);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size(), dk = cases.size(), dv = cases.size(6);
     const Matrix V = cases.matrix(m, dv);
     AttentionOptions options;
@@ -103,7 +103,7 @@ TEST(Properties, OutputsLieInsideTheValuesRange) {
 
 TEST(Properties, OneHeadIsSingleHeadAttention) {
   Cases cases(105);
-  for (int c = 0; c < kCases / 3; ++c) {
+  for (int c = 0; c < kRandomCases / 3; ++c) {
     const Eigen::Index n = cases.size(), d = cases.size(8);
     const Matrix X = cases.matrix(n, d), WQ = cases.matrix(d, d), WK = cases.matrix(d, d), WV = cases.matrix(d, d),
                  WO = cases.matrix(d, d);
@@ -122,7 +122,7 @@ TEST(Properties, OneHeadIsSingleHeadAttention) {
 
 TEST(Properties, TemperatureToZeroIsOneHotWithTiesShared) {
   Cases cases(106);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size();
     Matrix logits = cases.matrix(n, m);
     // Give some rows a tie for the top: copy the row's largest logit onto another key.
@@ -146,7 +146,7 @@ TEST(Properties, TemperatureToZeroIsOneHotWithTiesShared) {
 
 TEST(Properties, TemperatureToInfinityIsUniform) {
   Cases cases(107);
-  for (int c = 0; c < kCases; ++c) {
+  for (int c = 0; c < kRandomCases; ++c) {
     const Eigen::Index n = cases.size(), m = cases.size();
     const Matrix w = softmax_rows(cases.matrix(n, m), 1e300);
     EXPECT_LE((w.array() - 1.0 / static_cast<double>(m)).abs().maxCoeff(), 1e-15) << "case " << c;

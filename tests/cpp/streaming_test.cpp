@@ -47,17 +47,17 @@ void expect_equal_to_direct(const Matrix& Q, const Matrix& K, const Matrix& V, c
   EXPECT_LT(relative_gap(fast, direct_fast.cast<double>()), 1e-5) << "float32 against direct float32";
 }
 
-struct Case {
+struct StreamingCase {
   Eigen::Index n, m, dk, dv, key_tile;
 };
 // Tiles of 1 key, tiles that do not divide m, one tile larger than m, query counts on both sides
 // of the 32-query block, and cross-attention both ways.
-const Case kCases[] = {{1, 1, 1, 1, 0},     {1, 3, 2, 2, 0},    {8, 8, 16, 16, 0},  {5, 13, 7, 3, 4},
+const StreamingCase kStreamingCases[] = {{1, 1, 1, 1, 0},     {1, 3, 2, 2, 0},    {8, 8, 16, 16, 0},  {5, 13, 7, 3, 4},
                        {33, 100, 16, 9, 64}, {70, 45, 8, 8, 7},  {64, 64, 64, 64, 0}, {31, 200, 5, 12, 1000},
                        {40, 129, 32, 16, 1}, {100, 10, 4, 4, 3}};
 
 TEST(Streaming, EqualsTheDirectFormAcrossShapesAndTiles) {
-  for (const Case& c : kCases) {
+  for (const StreamingCase& c : kStreamingCases) {
     SCOPED_TRACE(::testing::Message() << c.n << "x" << c.m << " dk=" << c.dk << " dv=" << c.dv << " tile=" << c.key_tile);
     const Matrix Q = random_rows(c.n, c.dk, 11, 2.0), K = random_rows(c.m, c.dk, 12, 2.0), V = random_rows(c.m, c.dv, 13);
     StreamingOptions options;
@@ -67,7 +67,7 @@ TEST(Streaming, EqualsTheDirectFormAcrossShapesAndTiles) {
 }
 
 TEST(Streaming, EqualsTheDirectFormWithMasksAndOptions) {
-  for (const Case& c : kCases) {
+  for (const StreamingCase& c : kStreamingCases) {
     SCOPED_TRACE(::testing::Message() << c.n << "x" << c.m << " tile=" << c.key_tile);
     const Matrix Q = random_rows(c.n, c.dk, 21, 3.0), K = random_rows(c.m, c.dk, 22, 3.0), V = random_rows(c.m, c.dv, 23);
     StreamingOptions causal;
