@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { useBrowser, renderAllFigures } from './harness.mjs';
+import { elementsReady, eventually, openHost } from './host-page.mjs';
 import {
   CLIPBOARD, controlSnapshot, copyLink, figureNames, linkText, nonDefault, noticesOf, schemasOf, valuesOf,
 } from './toolbar-helpers.mjs';
@@ -27,6 +28,17 @@ async function reload(page, search) {
   await page.goto(new URL(search, session.url).href);
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
   await renderAllFigures(page);
+}
+
+/** Reads until the value differs from `from` (or 5 s pass); returns the last value read. */
+async function changes(read, from) {
+  const until = Date.now() + 5000;
+  let value = await read();
+  while (JSON.stringify(value) === JSON.stringify(from) && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }
 
 function query(values, hash = '') {
@@ -66,62 +78,106 @@ test('every setting of every figure is a prefixed key with a second valid value'
   }
 });
 
+/** The settings a link may carry for a figure: all but measured.run, which starts a timing run
+ * on opening whose controls (Stop, the settings held while it runs) follow the run, not the
+ * link (measured.test.mjs checks it). */
+function linkKeys(schemas) {
+  return Object.keys(schemas).filter((key) => key !== 'measured.run');
+}
+
+/** Every setting of a figure at a second valid value (and values that fit together). */
+function changedValues({ name, schemas }) {
+  const keys = linkKeys(schemas);
+  return { ...Object.fromEntries(keys.map((key) => [key, nonDefault(schemas[key])])), ...FIT_TOGETHER[name] };
+}
+
+// Settings are prefixed with their figure's name and the figures never share state, so one link
+// can carry every figure's settings: one page load checks them all, where one load per figure
+// checked the same keys thirteen times over.
 test('for every figure: each setting in the URL shows in the controls, and Copy link reproduces the view', async () => {
-  const figures = await figuresOnPage();
-  for (const { name, schemas, defaults } of figures) {
-    // measured.run starts a timing run on opening: the controls it changes (Stop, the settings
-    // held while it runs) follow the run's progress, not the link (measured.test.mjs checks it).
-    const keys = Object.keys(schemas).filter((key) => key !== 'measured.run');
-    if (!keys.length) continue;
-    const all = { ...Object.fromEntries(keys.map((key) => [key, nonDefault(schemas[key])])), ...FIT_TOGETHER[name] };
+  const figures = (await figuresOnPage()).filter((figure) => linkKeys(figure.schemas).length);
+  const everything = Object.assign({}, ...figures.map(changedValues));
 
-    // Every setting changed at once: the store takes them all, without a notice.
-    const changed = await open(query(all, `#figure-${name}`));
-    assert.deepEqual(await valuesOf(changed.page, keys), all, `${name}: the URL's values are in force`);
-    assert.deepEqual(await noticesOf(changed.page), [], `${name}: valid values need no notice`);
-    const shown = await controlSnapshot(changed.page, name);
-    assert.notDeepEqual(shown, defaults, `${name}: the controls moved away from the defaults`);
+  // Every setting of every figure changed at once: the store takes them all, without a notice.
+  const changed = await open(query(everything));
+  assert.deepEqual(await noticesOf(changed.page), [], 'valid values need no notice');
+  const shown = {};
+  for (const figure of figures) {
+    const { name, defaults } = figure;
+    const all = changedValues(figure);
+    assert.deepEqual(await valuesOf(changed.page, Object.keys(all)), all, `${name}: the URL's values are in force`);
+    shown[name] = await controlSnapshot(changed.page, name);
+    assert.notDeepEqual(shown[name], defaults, `${name}: the controls moved away from the defaults`);
+  }
 
-    // Each setting on its own matters to the controls: put one back to its default and the
-    // controls differ from the all-changed view (tested in the context of the others, since
-    // e.g. the cost figure's m only shows once "m = n" is off). The load above showed that the
-    // page's link reads every key; this part is the figure's own, so it runs in the figure's
-    // embed, which mounts the same module through the same store alone: one light load per key
-    // instead of the whole page's.
-    const embedLink = (values) => `embed.html?${new URLSearchParams([['figure', name],
-      ...Object.entries(values).map(([key, value]) => [key.slice(name.length + 1), String(value)])])}`;
-    const without = await open(embedLink(all));
-    const shownAlone = await controlSnapshot(without.page, name);
-    assert.notDeepEqual(shownAlone, defaults, `${name}: the embed's controls moved away from the defaults`);
-    for (const key of keys) {
+  // Each setting on its own matters to the controls: put one back to its default and the
+  // controls differ from the all-changed view (tested in the context of the others, since e.g.
+  // the cost figure's m only shows once "m = n" is off). The load above showed that the page's
+  // link reads every key; this part is the figure's own, so it runs on a course author's page
+  // holding every figure as an <attention-figure> element, which mounts the same module through
+  // the same store: an attribute taken away and put back per key, with no page load.
+  const attributes = (figure) => Object.entries(changedValues(figure))
+    .map(([key, value]) => `${key.slice(figure.name.length + 1)}="${linkText(figure.schemas[key], value)}"`).join(' ');
+  const host = await openHost(session, `<script src="attention-figure.js"></script>${figures
+    .map((figure) => `<attention-figure name="${figure.name}" ${attributes(figure)}></attention-figure>`).join('')}`);
+  await elementsReady(host.page);
+  for (const figure of figures) {
+    const { name, defaults, schemas } = figure;
+    const element = host.page.locator(`attention-figure[name="${name}"]`);
+    const snapshot = () => controlSnapshot(host.page, name);
+    const shownAlone = await snapshot();
+    assert.notDeepEqual(shownAlone, defaults, `${name}: the element's controls moved away from the defaults`);
+    for (const key of linkKeys(schemas)) {
       // learn.steps says how far a link trains before it pauses: it moves the step counter and
       // the maps, not a control (learn.test.mjs checks that such a link reproduces the step).
       if (key === 'learn.steps') continue;
-      const { [key]: _, ...others } = all;
-      await reload(without.page, embedLink(others));
-      assert.notDeepEqual(await controlSnapshot(without.page, name), shownAlone, `${key}=${all[key]} shows in ${name}'s controls`);
-    }
-    assert.deepEqual(without.problems, []);
-    assert.deepEqual(without.dialogs, []);
-    await without.page.context().close();
-
-    // Copy link: only this figure's keys, all of them (none is at its default), and the hash.
-    const link = new URL(await copyLink(changed.page, name));
-    assert.equal(link.hash, `#figure-${name}`);
-    assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(keys.map((k) => [k, linkText(schemas[k], all[k])])),
-      `${name}: the link carries exactly the figure's settings`);
-    const reopened = await open(`${link.search}${link.hash}`);
-    const top = await reopened.page.locator(`#figure-${name}`).evaluate((el) => el.getBoundingClientRect().top);
-    assert.ok(top > -2 && top < 900 / 2, `${name}: the link scrolls to its figure once the page has drawn (top at ${top}px)`);
-    assert.deepEqual(await controlSnapshot(reopened.page, name), shown, `${name}: the copied link reproduces the controls`);
-    assert.deepEqual(await valuesOf(reopened.page, keys), all);
-    assert.equal(await copyLink(reopened.page, name), link.href, `${name}: copying again gives the same link`);
-    for (const opened of [changed, reopened]) {
-      assert.deepEqual(opened.problems, []);
-      assert.deepEqual(opened.dialogs, []);
-      await opened.page.context().close();
+      const attribute = key.slice(name.length + 1);
+      const value = await element.getAttribute(attribute);
+      await element.evaluate((el, a) => el.removeAttribute(a), attribute);
+      assert.notDeepEqual(await changes(snapshot, shownAlone), shownAlone, `${key}=${value} shows in ${name}'s controls`);
+      await element.evaluate((el, [a, v]) => el.setAttribute(a, v), [attribute, value]);
+      // What shows comes back (a hidden map may keep labels from the view in between).
+      const shownPart = async () => (await snapshot()).filter((line) => line.endsWith('|shown'));
+      const expected = shownAlone.filter((line) => line.endsWith('|shown'));
+      assert.deepEqual(await eventually(shownPart, expected), expected, `${name}: ${key} put back restores the view`);
     }
   }
+  assert.deepEqual(host.problems, []);
+  await host.context.close();
+
+  // Copy link: only this figure's keys, all of them (none is at its default), and the hash.
+  const links = {};
+  for (const figure of figures) {
+    const { name, schemas } = figure;
+    const all = changedValues(figure);
+    const link = new URL(await copyLink(changed.page, name));
+    assert.equal(link.hash, `#figure-${name}`);
+    assert.deepEqual(Object.fromEntries(link.searchParams), Object.fromEntries(Object.keys(all).map((k) => [k, linkText(schemas[k], all[k])])),
+      `${name}: the link carries exactly the figure's settings`);
+    links[name] = link;
+  }
+
+  // The copied links, joined, reproduce every figure's controls, and copying again gives the
+  // same links. Opened at a figure halfway down and at the last one, the page scrolls to it once
+  // it has drawn (the figures above it change height as they mount).
+  const joined = new URLSearchParams(Object.values(links).flatMap((link) => [...link.searchParams]));
+  for (const target of [figures[Math.floor(figures.length / 2)], figures.at(-1)]) {
+    const reopened = await open(`?${joined}${links[target.name].hash}`);
+    const top = await reopened.page.locator(`#figure-${target.name}`).evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(top > -2 && top < 900 / 2, `${target.name}: the link scrolls to its figure once the page has drawn (top at ${top}px)`);
+    for (const figure of figures) {
+      const { name } = figure;
+      assert.deepEqual(await controlSnapshot(reopened.page, name), shown[name], `${name}: the copied link reproduces the controls`);
+      assert.deepEqual(await valuesOf(reopened.page, Object.keys(changedValues(figure))), changedValues(figure));
+      if (target === figures.at(-1)) assert.equal(await copyLink(reopened.page, name), links[name].href, `${name}: copying again gives the same link`);
+    }
+    assert.deepEqual(reopened.problems, []);
+    assert.deepEqual(reopened.dialogs, []);
+    await reopened.page.context().close();
+  }
+  assert.deepEqual(changed.problems, []);
+  assert.deepEqual(changed.dialogs, []);
+  await changed.page.context().close();
 });
 
 test('Copy link leaves out default values and other figures\u2019 settings', async () => {
@@ -169,27 +225,24 @@ async function expectCleanDefaults(opened, keys, schemas, label) {
 }
 
 test('for every figure: garbage values fall back to the defaults with a notice, and nothing runs', async () => {
-  const figures = await figuresOnPage();
-  let offset = 0;
-  for (const { name, schemas, defaults } of figures) {
-    // measured.run starts a timing run on opening: the controls it changes (Stop, the settings
-    // held while it runs) follow the run's progress, not the link (measured.test.mjs checks it).
-    const keys = Object.keys(schemas).filter((key) => key !== 'measured.run');
-    if (!keys.length) continue;
-    const values = Object.fromEntries(keys.map((key, k) => [key, GARBAGE[(k + offset) % GARBAGE.length]]));
-    offset += keys.length;
-    const opened = await open(query(values));
-    await expectCleanDefaults(opened, keys, schemas, name);
+  // One link carries garbage for every setting of every figure, the kinds of garbage dealt out
+  // in turn, so that each figure meets several kinds.
+  const figures = (await figuresOnPage()).filter((figure) => linkKeys(figure.schemas).length);
+  const keys = figures.flatMap((figure) => linkKeys(figure.schemas));
+  const schemas = Object.assign({}, ...figures.map((figure) => figure.schemas));
+  const opened = await open(query(Object.fromEntries(keys.map((key, k) => [key, GARBAGE[k % GARBAGE.length]]))));
+  await expectCleanDefaults(opened, keys, schemas, 'every figure');
+  for (const { name, defaults } of figures) {
     assert.deepEqual(await controlSnapshot(opened.page, name), defaults, `${name}: the controls show the defaults`);
-    const notices = await noticesOf(opened.page);
-    assert.equal(notices.length, keys.length, `${name}: one notice per bad setting:\n${notices.join('\n')}`);
-    for (const key of keys) assert.ok(notices.some((n) => n.includes(`${key} = `)), `${name}: a notice names ${key}`);
-    for (const notice of notices) assert.ok(notice.length < 300, `a notice quotes only a short piece of the value (${notice.length} chars)`);
-    assert.ok(await opened.page.getByRole('status', { name: 'Notes about the link' }).isVisible(), 'the notices are visible');
-    // The address bar drops the refused values too, so that copying it gives the view.
-    await opened.page.waitForFunction((list) => list.every((key) => !new URLSearchParams(location.search).has(key)), keys);
-    await opened.page.context().close();
   }
+  const notices = await noticesOf(opened.page);
+  assert.equal(notices.length, keys.length, `one notice per bad setting:\n${notices.join('\n')}`);
+  for (const key of keys) assert.ok(notices.some((n) => n.includes(`${key} = `)), `a notice names ${key}`);
+  for (const notice of notices) assert.ok(notice.length < 300, `a notice quotes only a short piece of the value (${notice.length} chars)`);
+  assert.ok(await opened.page.getByRole('status', { name: 'Notes about the link' }).isVisible(), 'the notices are visible');
+  // The address bar drops the refused values too, so that copying it gives the view.
+  await opened.page.waitForFunction((list) => list.every((key) => !new URLSearchParams(location.search).has(key)), keys);
+  await opened.page.context().close();
 });
 
 test('a value moved or clamped at load is corrected in the address bar as well, other parameters kept', async () => {
@@ -212,18 +265,27 @@ test('a value moved or clamped at load is corrected in the address bar as well, 
   await opened.page.context().close();
 });
 
-test('each kind of garbage, on one number and one choice: defaults, a notice quoting it as text, no script', async () => {
-  const figures = await figuresOnPage();
-  const numberKey = figures.flatMap((f) => Object.entries(f.schemas)).find(([, s]) => s.type === 'number');
-  const enumKey = figures.flatMap((f) => Object.entries(f.schemas)).find(([, s]) => s.type === 'enum');
-  const schemas = Object.fromEntries([numberKey, enumKey]);
-  const keys = Object.keys(schemas);
-  for (const garbage of GARBAGE) {
-    const opened = await open(query(Object.fromEntries(keys.map((key) => [key, garbage]))));
-    await expectCleanDefaults(opened, keys, schemas, `"${garbage.slice(0, 20)}"`);
+test('each kind of garbage, on a number and on a choice: defaults, a notice quoting it as text, no script', async () => {
+  // Each kind of garbage goes to its own number setting and its own choice, as many kinds per
+  // load as the page has settings of each type.
+  const entries = (await figuresOnPage()).flatMap((f) => Object.entries(f.schemas)).filter(([key]) => key !== 'measured.run');
+  const numbers = entries.filter(([, s]) => s.type === 'number');
+  const choices = entries.filter(([, s]) => s.type === 'enum');
+  const perLoad = Math.min(numbers.length, choices.length);
+  assert.ok(perLoad >= 2, `settings to spoil: ${numbers.length} numbers, ${choices.length} choices`);
+  for (let first = 0; first < GARBAGE.length; first += perLoad) {
+    const batch = GARBAGE.slice(first, first + perLoad);
+    const spoilt = batch.flatMap((garbage, k) => [[numbers[k][0], garbage], [choices[k][0], garbage]]);
+    const schemas = Object.fromEntries(batch.flatMap((_, k) => [numbers[k], choices[k]]));
+    const opened = await open(query(Object.fromEntries(spoilt)));
+    await expectCleanDefaults(opened, Object.keys(schemas), schemas, `garbage ${first + 1}–${first + batch.length}`);
     const notices = await noticesOf(opened.page);
-    assert.equal(notices.length, 2, notices.join('\n'));
-    if (garbage.length < 40) for (const notice of notices) assert.ok(notice.includes(`= ${garbage},`), `the notice quotes ${garbage} verbatim: ${notice}`);
+    assert.equal(notices.length, spoilt.length, notices.join('\n'));
+    for (const [key, garbage] of spoilt) {
+      const notice = notices.find((n) => n.includes(`${key} = `));
+      assert.ok(notice, `a notice names ${key}`);
+      if (garbage.length < 40) assert.ok(notice.includes(`= ${garbage},`), `the notice quotes ${garbage} verbatim: ${notice}`);
+    }
     await opened.page.context().close();
   }
 });
