@@ -13,7 +13,7 @@
 //   attention_lab_web.wasm    the compiled core
 //   index.html                web/index.html with every formula rendered to MathML by KaTeX
 //                             (its <figure data-figure> elements are also the embeds' markup)
-//   styles.css                web/styles.css followed by every figure's own CSS (imported by
+//   styles.css                web/styles.css (its @imports inlined) followed by every figure's own CSS (imported by
 //                             its module, e.g. web/src/figures/heads/heads.css), bundled by esbuild
 //   favicon.svg               copied
 //
@@ -30,71 +30,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
-import katex from 'katex';
+import { checkCspSafe, checkFormulaNames, renderFormulas } from './page-html.mjs';
 import { CSP } from './serve.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GLUE = 'attention_lab_web.mjs';
 const WASM = 'attention_lab_web.wasm';
 const SINGLE_FILE_GLUE = 'attention_lab_single.mjs';
-
-const HTML_ENTITIES = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
-
-function decodeEntities(text) {
-  return text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => HTML_ENTITIES[entity]);
-}
-
-/**
- * Replaces the contents of <span class="tex">…</span> (inline) and <div class="tex-display">…</div>
- * (display) with KaTeX's MathML. MathML output carries no style attributes and needs no
- * script or stylesheet: the browser typesets it natively.
- */
-export function renderFormulas(html) {
-  let count = 0;
-  const render = (tex, displayMode) => {
-    count += 1;
-    try {
-      return katex.renderToString(decodeEntities(tex).trim(), { output: 'mathml', displayMode, throwOnError: true, strict: 'error' });
-    } catch (error) {
-      throw new Error(`KaTeX could not render formula #${count} "${tex.trim()}": ${error.message}`);
-    }
-  };
-  const out = html
-    .replace(/(<span class="tex">)([\s\S]*?)(<\/span>)/g, (_, open, tex, close) => open + render(tex, false) + close)
-    .replace(/(<div class="tex-display">)([\s\S]*?)(<\/div>)/g, (_, open, tex, close) => open + render(tex, true) + close);
-  return { html: out, count };
-}
-
-/** Throws if the HTML contains anything the page's Content-Security-Policy would block. */
-export function checkCspSafe(html, name) {
-  const problems = [];
-  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, '');
-  for (const match of withoutComments.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
-    if (!/\bsrc=/.test(match[1]) || match[2].trim() !== '') problems.push('an inline <script>');
-  }
-  if (/\sstyle\s*=/i.test(withoutComments)) problems.push('a style= attribute');
-  if (/<style\b/i.test(withoutComments)) problems.push('a <style> element');
-  if (/\son[a-z]+\s*=/i.test(withoutComments)) problems.push('an inline event handler (on…=)');
-  if (/(src|href)\s*=\s*["']?(https?:)?\/\//i.test(withoutComments)) problems.push('a reference to another origin');
-  if (problems.length) throw new Error(`${name} would break the page's CSP: it contains ${[...new Set(problems)].join(', ')}`);
-}
-
-/**
- * Throws if a heading, link, button or label holds a formula but no aria-label: Chromium leaves
- * MathML out of accessible names, so "Why divide by √dₖ?" would be announced "Why divide by ?".
- */
-export function checkFormulaNames(html, name) {
-  const missing = [];
-  const withoutComments = html.replace(/<!--[\s\S]*?-->/g, '');
-  for (const match of withoutComments.matchAll(/<(h[1-6]|a|button|summary|label|legend|caption|th)\b([^>]*)>([\s\S]*?)<\/\1>/gi)) {
-    if (/class="tex(-display)?"/.test(match[3]) && !/\saria-label\s*=\s*"[^"]*\S/.test(match[2])) {
-      missing.push(`<${match[1]}${match[2]}>${match[3].replace(/\s+/g, ' ').trim().slice(0, 60)}`);
-    }
-  }
-  if (missing.length) {
-    throw new Error(`${name}: give these an aria-label that says the formula in text (MathML drops out of accessible names):\n  ${missing.join('\n  ')}`);
-  }
-}
 
 /**
  * The single-file glue split in two: the glue without its inlined wasm, and a factory that
@@ -130,6 +72,21 @@ export function splitSingleFileGlue(glue) {
  * charset, so that a copy of dist/ on a host that sends no policy (GitHub Pages, a course's
  * file area) still runs under it. A host's own header, if any, applies as well.
  */
+/**
+ * A stylesheet with its `@import "./file.css";` lines replaced by those files, in place, so the
+ * page and the element's shadow root get one sheet and no further requests (which a strict CSP
+ * and file:// would refuse anyway).
+ */
+async function readStylesheet(path) {
+  const text = await readFile(path, 'utf8');
+  const parts = [];
+  for (const line of text.split('\n')) {
+    const match = /^@import\s+"([^"]+)";/.exec(line);
+    parts.push(match ? await readStylesheet(join(dirname(path), match[1])) : line);
+  }
+  return parts.join('\n');
+}
+
 export function withPolicyMeta(html, name) {
   const charset = /<meta charset="utf-8">\n?/i;
   if (!charset.test(html)) throw new Error(`${name} has no <meta charset="utf-8"> to put the CSP after`);
@@ -216,7 +173,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   checkCspSafe(html, 'index.html');
   const embedHtml = withPolicyMeta(await readFile(join(ROOT, 'web/embed.html'), 'utf8'), 'embed.html');
   checkCspSafe(embedHtml, 'embed.html');
-  const css = await readFile(join(ROOT, 'web/styles.css'), 'utf8');
+  const css = await readStylesheet(join(ROOT, 'web/styles.css'));
 
   const figureMarkup = extractFigureMarkup(html);
   const singleFile = splitSingleFileGlue(await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'));
