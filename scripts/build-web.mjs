@@ -4,6 +4,8 @@
 //   embed.js (+ .map)         web/src/embed.js: one figure alone, for embed.html in an iframe
 //   measured-worker.js        web/src/figures/measured/worker.js: the Worker in which the
 //                             "measured in your browser" figure times the core (same origin)
+//   lms-package.js            web/src/lms-package.js: zips a figure into a SCORM 1.2 package,
+//                             imported by the toolbar only when a reader asks for one
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -248,6 +250,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
       main: join(ROOT, 'web/src/main.js'),
       embed: join(ROOT, 'web/src/embed.js'),
       'measured-worker': join(ROOT, 'web/src/figures/measured/worker.js'),
+      // The toolbar's LMS package builder, loaded only when a reader asks for a package.
+      'lms-package': join(ROOT, 'web/src/lms-package.js'),
     },
     outdir: outDir,
     format: 'esm',

@@ -28,6 +28,7 @@ import { disclosureGroup } from './disclosure.js';
 import { presentButton } from './present.js';
 import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
+import { downloadFile } from '../export/download.js';
 
 const STATUS_CLEAR_MS = 6000;
 
@@ -147,10 +148,37 @@ export function addFigureToolbar(figureElement, options) {
     label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
     onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
   });
+  // An LMS package: this figure at its current settings as a SCORM 1.2 zip, built here from the
+  // embed's files; the code that zips (lms-package.js, beside embed.html) loads only when asked.
+  const lmsBlock = htmlElement('div', { class: 'figure-snippet figure-lms' }, null, embed.panel);
+  htmlElement('p', { class: 'figure-snippet-label' }, 'As an LMS package, for a course that imports SCORM', lmsBlock);
+  const lmsButton = htmlElement('button', { type: 'button', class: 'figure-tool' }, 'LMS package (SCORM 1.2)', lmsBlock);
+  htmlElement('p', { class: 'figure-tool-note' },
+    'A zip to upload as a SCORM 1.2 activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
+  lmsButton.addEventListener('click', async () => {
+    const base = embedBase();
+    if (!base) return;
+    lmsButton.disabled = true;
+    say('Building the LMS package\u2026');
+    try {
+      const { buildLmsPackage } = await import(/* a run-time file, not bundled */ new URL('lms-package.js', base).href);
+      const { name, bytes } = await buildLmsPackage({
+        base: base.href, figureName, title, settings: figureAttributes(state, figureName), page: /^https?:$/.test(pageUrl()?.protocol ?? '') ? pageUrl().href : null,
+      });
+      downloadFile(name, bytes, 'application/zip');
+      say(`Saved ${name} (${Math.round(bytes.length / 1024)} KiB): upload it to your LMS as a SCORM 1.2 package.`);
+    } catch (error) {
+      say(`The LMS package could not be built: ${error.message}`);
+    } finally {
+      lmsButton.disabled = false;
+    }
+  });
+
   function refreshEmbed() {
     const base = embedBase();
     frameField.closest('.figure-snippet').hidden = !base;
     elementField.closest('.figure-snippet').hidden = !base;
+    lmsBlock.hidden = !base;
     embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
     if (!base) return;
     // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
