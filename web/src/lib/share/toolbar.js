@@ -2,21 +2,24 @@
 // figure's current settings), "Embed code" (an iframe snippet with its resize script, and a
 // custom-element snippet, both carrying the current settings) and "Export" (each heat map and
 // plot as SVG or PNG, each matrix and plot's data as CSV or JSON; see ../export/) and
-// "Present" (the figure alone, full screen, in the slide layout; see present.js).
+// "Present" (the figure alone, full screen, in the slide layout; see present.js). The Embed code
+// panel also builds an LMS package (SCORM 1.2) of the figure at its current settings.
 //
 // "Embed code" and "Export" are disclosure buttons (disclosure.js): Enter or Space opens the
 // panel under the row of buttons, one panel at a time; Escape or a click elsewhere closes it,
 // and Escape returns focus to its button. Every result is announced in a polite live region
 // under the toolbar.
 //
-//   addFigureToolbar(figureElement, { figureName, state, pageUrl, embedBase, standalone })
+//   addFigureToolbar(figureElement, { figureName, state, pageUrl, embedBase, filesBase, standalone })
 //
 // figureName: the figure's name (its state keys are `<figureName>.<key>`); state: the store;
 // pageUrl (optional, a URL or a function returning one): the full page the copied link points
 // to (default: this page, without its query and hash); null when no page is known (a copy of
 // the element opened from file://), and then the toolbar says how to name one instead of
 // handing out broken links; embedBase (optional, a URL or a function): where embed.html and
-// attention-figure.js are served (default: the page's folder); standalone (optional): a
+// attention-figure.js are served (default: the page's folder); filesBase (optional, a URL or
+// null): where this figure's own files (embed.html and what it loads) are served, for the LMS
+// package (default: this document's folder); standalone (optional): a
 // function returning a promise of attention-figure.js's text, for the one-file download;
 // lifetime (optional, lib/dom/lifetime.js): the figure's, whose end removes the toolbar's
 // listener on the document, its timer and its subscription.
@@ -155,9 +158,17 @@ export function addFigureToolbar(figureElement, options) {
   const lmsButton = htmlElement('button', { type: 'button', class: 'figure-tool' }, 'LMS package (SCORM 1.2)', lmsBlock);
   htmlElement('p', { class: 'figure-tool-note' },
     'A zip to upload as a SCORM 1.2 activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
+  // The files are read from where this figure itself is served, whatever page its links name.
+  const filesBase = () => {
+    if (options.filesBase !== undefined) return options.filesBase ? new URL(current(options.filesBase)) : null;
+    return /^https?:$/.test(location.protocol) ? new URL('./', location.href) : null;
+  };
   lmsButton.addEventListener('click', async () => {
-    const base = embedBase();
-    if (!base) return;
+    const base = filesBase();
+    if (!base) {
+      say('This copy of the figure was not served from a web address, so it cannot gather the files of a package.');
+      return;
+    }
     lmsButton.disabled = true;
     say('Building the LMS package\u2026');
     try {
@@ -178,7 +189,7 @@ export function addFigureToolbar(figureElement, options) {
     const base = embedBase();
     frameField.closest('.figure-snippet').hidden = !base;
     elementField.closest('.figure-snippet').hidden = !base;
-    lmsBlock.hidden = !base;
+    lmsBlock.hidden = !base || !filesBase();
     embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
     if (!base) return;
     // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
