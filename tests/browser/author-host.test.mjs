@@ -190,7 +190,7 @@ test('"Download as HTML" saves one self-contained file that opens from file:// a
   assert.equal(name, 'attention-lab-temperature-query-2-tau-0-5.html');
   const html = bytes.toString('utf8');
   assert.ok(bytes.length > 300_000, `the core is inside (${bytes.length} bytes)`);
-  const element = html.slice(html.lastIndexOf('<attention-figure '), html.lastIndexOf('</attention-figure>'));
+  const element = html.slice(html.lastIndexOf('<attention-figure '), html.indexOf('>', html.lastIndexOf('<attention-figure ')) + 1);
   assert.match(element, /^<attention-figure name="temperature" page="http:\/\/127\.0\.0\.1:\d+\/(index\.html)?" query="2" tau="0.5">$/);
   assert.deepEqual(problems, []);
 

@@ -32,6 +32,7 @@ import { presentButton } from './present.js';
 import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
 import { downloadFile } from '../export/download.js';
+import { figurePicture } from '../export/fallback.js';
 
 const STATUS_CLEAR_MS = 6000;
 
@@ -213,8 +214,15 @@ export function addFigureToolbar(figureElement, options) {
     // The whole figure as one HTML file: attention-figure.js inlined, with this element.
     standalone: async () => {
       const source = options.standalone ? await options.standalone() : await fetchScript(new URL('./', location.href));
+      const page = pageUrl();
+      const changed = Object.fromEntries(figureKeys(state, figureName)
+        .filter(({ key, schema }) => state.get(key) !== schema.default)
+        .map(({ key, short }) => [short, state.textOf(key)]));
       return standaloneFigure({
-        source, figureName, title, settings: figureAttributes(state, figureName), page: pageUrl(),
+        source, figureName, title, settings: figureAttributes(state, figureName), changed, page,
+        // Where scripts cannot run: the figure as drawn now, and a link to it at these settings.
+        link: page ? figureLink({ state, figureName, pageUrl: page }) : null,
+        picture: figurePicture(figureElement),
       });
     },
   });

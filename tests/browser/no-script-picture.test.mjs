@@ -1,0 +1,127 @@
+// Where scripts cannot run, a copy of a figure shows a picture of it at its settings, with the
+// settings as a caption: the one-file HTML export opened with JavaScript off, inside a
+// sandbox="" frame (a no-script viewer), and under an upload area's policy that refuses its
+// inline script. The picture is the figure's own charts as the core drew them when it was
+// exported; the caption's link opens the page the author named, at the same settings. With
+// scripts, the live figure shows instead and the picture stays hidden.
+
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { startServer } from '../../scripts/serve.mjs';
+import { DESKTOP, PHONE, useBrowser } from './harness.mjs';
+import { downloadBy, toolbarOf } from './toolbar-helpers.mjs';
+
+const session = useBrowser();
+const AUTHOR_PAGE = 'https://course.example.org/attention/index.html';
+let scratch = null;
+let plain = null; // the export on a host that sends no policy
+let strict = null; // the same, under an upload area's policy
+let exported = null;
+
+// Made by the first test that needs it, once the harness's browser is up.
+async function exportOnce() {
+  if (exported) return;
+  scratch = await mkdtemp(join(tmpdir(), 'attention-lab-picture-'));
+  // An embed whose author named the page its links should open: the export follows it.
+  const { page, problems } = await session.openPage({
+    search: `embed.html?figure=temperature&tau=0.5&page=${encodeURIComponent(AUTHOR_PAGE)}`,
+  });
+  const toolbar = toolbarOf(page, 'temperature');
+  await toolbar.getByRole('button', { name: 'Export', exact: true }).click();
+  exported = await downloadBy(page, toolbar.getByRole('button', { name: 'Download the whole figure as HTML' }));
+  assert.deepEqual(problems, []);
+  await writeFile(join(scratch, 'figure.html'), exported.bytes);
+  await writeFile(join(scratch, 'host.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Viewer</title>
+<link rel="icon" href="data:,"></head><body><iframe sandbox="" src="figure.html" title="Exported figure" width="900" height="700"></iframe></body></html>`);
+  plain = await startServer({ root: scratch, port: 0 });
+  strict = await startServer({ root: scratch, port: 0, csp: "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:" });
+}
+
+after(async () => {
+  await plain?.close();
+  await strict?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+/** What the fallback shows in `frame` (a page or frame): picture size, caption, link. */
+async function fallback(frame) {
+  const picture = frame.locator('attention-figure figure.attention-lab-picture');
+  await picture.waitFor({ state: 'visible', timeout: 10000 });
+  const image = picture.locator('img');
+  await image.evaluate((img) => (img.complete ? null : new Promise((done) => { img.onload = done; img.onerror = done; })));
+  return {
+    size: await image.evaluate((img) => [img.naturalWidth, img.naturalHeight, img.getBoundingClientRect().width]),
+    alt: await image.getAttribute('alt'),
+    caption: await picture.locator('figcaption').innerText(),
+    link: await picture.getByRole('link').getAttribute('href'),
+  };
+}
+
+function assertShowsTheFigure(shown, screenWidth) {
+  assert.ok(shown.size[0] > 200 && shown.size[1] > 100, `a picture of the charts (${shown.size})`);
+  assert.ok(shown.size[2] <= screenWidth, `it fits the screen (${shown.size[2]} px)`);
+  assert.match(shown.alt, /attention weights/i);
+  assert.match(shown.caption, /Settings: query = 7, tau = 0\.5\./);
+  assert.match(shown.caption, /Scripts cannot run here/);
+  const link = new URL(shown.link);
+  assert.equal(`${link.origin}${link.pathname}`, AUTHOR_PAGE, 'the link opens the page the author named');
+  assert.equal(link.searchParams.get('temperature.tau'), '0.5');
+  assert.equal(link.hash, '#figure-temperature');
+}
+
+test('the export\'s name is short and clean, and it has no inline style', async () => {
+  await exportOnce();
+  assert.equal(exported.name, 'attention-lab-temperature-tau-0-5.html');
+  const html = exported.bytes.toString('utf8');
+  assert.doesNotMatch(html, /<style\b|\sstyle="/i);
+  assert.doesNotMatch(html, /127\.0\.0\.1/, 'nothing points back at where it was exported from');
+});
+
+test('JavaScript off: the export shows the picture and its settings', async () => {
+  await exportOnce();
+  for (const options of [DESKTOP, PHONE]) {
+    const context = await session.browser.newContext({ ...options, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${plain.url}figure.html`);
+    assertShowsTheFigure(await fallback(page), options.viewport.width);
+    await context.close();
+  }
+});
+
+test('in a sandbox="" frame (a no-script viewer) the export shows the picture and its settings', async () => {
+  await exportOnce();
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${plain.url}host.html`);
+  assertShowsTheFigure(await fallback(page.frameLocator('iframe[title="Exported figure"]')), 900);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('under a policy that refuses its inline script, the export shows the picture', async () => {
+  await exportOnce();
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.goto(`${strict.url}figure.html`);
+  assertShowsTheFigure(await fallback(page), 1280);
+  await context.close();
+});
+
+test('with scripts, the live figure shows and the picture stays hidden', async () => {
+  await exportOnce();
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${plain.url}figure.html`);
+  await page.locator('attention-figure').getByLabel('temperature τ').waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('figure.attention-lab-picture').isVisible(), false);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
