@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { packageFiles, scormPackage } from '../web/src/lib/lms/package.js';
+import { figureTitles } from './build-web.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);
@@ -102,25 +103,14 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
   return { out, report, renamed, packages };
 }
 
-/** Each figure's name and title (its section's heading, as text) in the built index.html. */
-export function figureTitles(indexHtml) {
-  const titles = {};
-  let heading = '';
-  const plain = (html) => html.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-  for (const match of indexHtml.matchAll(/<h2\b([^>]*)>([\s\S]*?)<\/h2>|<figure\b[^>]*\bdata-figure="([^"]+)"/g)) {
-    if (match[3]) titles[match[3]] = `Attention Lab: ${heading || match[3]}`;
-    else heading = /aria-label="([^"]+)"/.exec(match[1])?.[1] ?? plain(match[2]);
-  }
-  return titles;
-}
-
 /** dist/lms/NAME.zip for every figure, at its defaults; returns { name: bytes }. */
 async function writeLmsPackages({ out, written }) {
   const embedHtml = written.get('embed.html').toString();
   const titles = figureTitles(written.get('index.html').toString());
   await mkdir(join(out, 'lms'), { recursive: true });
   const packages = {};
-  for (const [figureName, title] of Object.entries(titles)) {
+  for (const [figureName, heading] of Object.entries(titles)) {
+    const title = `Attention Lab: ${heading}`;
     const names = await packageFiles({ embedHtml, figureName, readText: async (name) => written.get(name).toString() });
     const files = new Map(names.map((name) => {
       if (!written.has(name)) throw new Error(`embed.html loads ${name}, which the build did not write`);

@@ -1,17 +1,22 @@
-// Where scripts cannot run, a copy of a figure shows a picture of it at its settings, with the
-// settings as a caption: the one-file HTML export opened with JavaScript off, inside a
-// sandbox="" frame (a no-script viewer), and under an upload area's policy that refuses its
-// inline script. The picture is the figure's own charts as the core drew them when it was
-// exported; the caption's link opens the page the author named, at the same settings. With
-// scripts, the live figure shows instead and the picture stays hidden.
+// Where scripts cannot run, a copy of a figure shows a picture of it, with a caption:
+// - the one-file HTML export, opened with JavaScript off, inside a sandbox="" frame (a
+//   no-script viewer), and under an upload area's policy that refuses its inline script: the
+//   figure's own charts as the core drew them at its settings when it was exported, the
+//   settings as caption, and a link to the page the author named, at the same settings. With
+//   scripts, the live figure shows instead and the picture stays hidden.
+// - the iframe embed (embed.html), with JavaScript off and in a sandbox="" frame: the picture
+//   dist.sh made of the figure at its defaults (scripts/build-pictures.mjs), the one its
+//   embed code's link names (#picture-NAME).
 
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { buildDist } from '../../scripts/build-dist.mjs';
+import { buildPictures } from '../../scripts/build-pictures.mjs';
 import { startServer } from '../../scripts/serve.mjs';
-import { DESKTOP, PHONE, useBrowser } from './harness.mjs';
+import { DESKTOP, PHONE, WEB_ROOT, useBrowser } from './harness.mjs';
 import { downloadBy, toolbarOf } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
@@ -20,6 +25,8 @@ let scratch = null;
 let plain = null; // the export on a host that sends no policy
 let strict = null; // the same, under an upload area's policy
 let exported = null;
+let distDir = null;
+let lab = null; // a dist/ with the temperature figure's picture
 
 // Made by the first test that needs it, once the harness's browser is up.
 async function exportOnce() {
@@ -43,8 +50,45 @@ async function exportOnce() {
 after(async () => {
   await plain?.close();
   await strict?.close();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
+  await lab?.close();
+  for (const dir of [scratch, distDir]) if (dir) await rm(dir, { recursive: true, force: true });
 });
+
+async function distOnce() {
+  if (lab) return;
+  distDir = await mkdtemp(join(tmpdir(), 'attention-lab-dist-'));
+  await buildDist({ from: WEB_ROOT, out: distDir });
+  await buildPictures({ dist: distDir, figures: ['temperature'] });
+  lab = await startServer({ root: distDir, port: 0, csp: true });
+}
+
+/** What an embed shows where it cannot run scripts: its one visible picture and caption. */
+async function embedFallback(frame) {
+  const picture = frame.locator('figure.noscript-picture:visible');
+  await picture.waitFor({ timeout: 10000 });
+  assert.equal(await frame.locator('figure.noscript-picture:visible').count(), 1, 'one picture: the figure the link names');
+  const image = picture.getByRole('img');
+  // The picture is the element's background: load its URL to read its size.
+  const size = await image.evaluate(async (box) => {
+    const url = /url\("?([^")]+)"?\)/.exec(getComputedStyle(box).backgroundImage)?.[1];
+    if (!url) return [0, 0, 0];
+    const img = new Image();
+    img.src = url;
+    await img.decode().catch(() => {});
+    const rect = box.getBoundingClientRect();
+    return [img.naturalWidth, img.naturalHeight, rect.width, rect.height];
+  });
+  return { id: await picture.getAttribute('id'), size, name: await image.getAttribute('aria-label'), caption: await picture.locator('figcaption').innerText() };
+}
+
+function assertShowsTheEmbed(shown, screenWidth) {
+  assert.equal(shown.id, 'picture-temperature');
+  assert.ok(shown.size[0] >= 600 && shown.size[1] > 400, `the figure's picture (${shown.size})`);
+  assert.ok(shown.size[2] <= screenWidth, `it fits the screen (${shown.size[2]} px)`);
+  assert.ok(Math.abs(shown.size[3] / shown.size[2] - shown.size[1] / shown.size[0]) < 0.02, 'in its proportions');
+  assert.match(shown.name, /Eight tokens, one knob/);
+  assert.match(shown.caption, /^Eight tokens, one knob: a picture of the figure at its default settings/);
+}
 
 /** What the fallback shows in `frame` (a page or frame): picture size, caption, link. */
 async function fallback(frame) {
@@ -123,5 +167,34 @@ test('with scripts, the live figure shows and the picture stays hidden', async (
   await page.locator('attention-figure').getByLabel('temperature τ').waitFor({ timeout: 20000 });
   assert.equal(await page.locator('figure.attention-lab-picture').isVisible(), false);
   assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the iframe embed with JavaScript off shows the picture its link names', async () => {
+  await distOnce();
+  for (const options of [DESKTOP, PHONE]) {
+    const context = await session.browser.newContext({ ...options, javaScriptEnabled: false });
+    const page = await context.newPage();
+    const failed = [];
+    const fetched = [];
+    page.on('response', (r) => { fetched.push(r.url()); if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    await page.goto(`${lab.url}embed.html?figure=temperature&tau=0.5#picture-temperature`);
+    assertShowsTheEmbed(await embedFallback(page), options.viewport.width);
+    assert.deepEqual(failed, []);
+    assert.deepEqual(fetched.filter((url) => url.includes('/pictures/')).map((url) => url.replace(/.*\/pictures\//, '')), ['pictures.css', 'temperature.png'], 'only its own picture is fetched');
+    await context.close();
+  }
+});
+
+test('the iframe embed in a sandbox="" frame shows the picture its link names', async () => {
+  await distOnce();
+  await exportOnce();
+  await writeFile(join(scratch, 'embed-host.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Course</title>
+<link rel="icon" href="data:,"></head><body><iframe sandbox="" src="${lab.url}embed.html?figure=temperature&amp;tau=0.5#picture-temperature"
+title="Attention Lab: temperature" width="800" height="1100"></iframe></body></html>`);
+  const context = await session.browser.newContext(DESKTOP);
+  const page = await context.newPage();
+  await page.goto(`${plain.url}embed-host.html`);
+  assertShowsTheEmbed(await embedFallback(page.frameLocator('iframe')), 800);
   await context.close();
 });

@@ -102,7 +102,7 @@ test('Embed code, from the keyboard: both snippets carry the current settings an
   const base = session.url; // the page is served at the root, so embedBase is the root too
 
   const frameCode = await frame.inputValue();
-  assert.ok(frameCode.startsWith(`<iframe src="${base}embed.html?figure=temperature&amp;query=7&amp;tau=0.5" title="Attention Lab: Eight tokens, one knob"`), frameCode);
+  assert.ok(frameCode.startsWith(`<iframe src="${base}embed.html?figure=temperature&amp;query=7&amp;tau=0.5#picture-temperature" title="Attention Lab: Eight tokens, one knob"`), frameCode);
   assert.match(frameCode, /data-attention-lab="temperature"/);
   assert.match(frameCode, /height="\d+"/);
   // The listener that sizes the frame is a file (it checks the origin), so strict-CSP hosts run it.

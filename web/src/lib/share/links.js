@@ -58,7 +58,8 @@ export function embedSnippets({ state, figureName, embedBase, title, height = 64
   const params = new URLSearchParams({ figure: figureName });
   for (const [name, value] of Object.entries(settings)) params.set(name, value);
   const base = new URL(embedBase);
-  const src = new URL(`embed.html?${params}`, base).href;
+  // #picture-NAME: where the frame cannot run scripts, its <noscript> shows this figure's picture.
+  const src = new URL(`embed.html?${params}#picture-${figureName}`, base).href;
   const script = new URL('attention-figure.js', base).href;
   const frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(200, Math.round(height)));
 
