@@ -7,6 +7,9 @@
 // - the iframe embed (embed.html), with JavaScript off and in a sandbox="" frame: the picture
 //   dist.sh made of the figure at its defaults (scripts/build-pictures.mjs), the one its
 //   embed code's link names (#picture-NAME).
+// - the element snippet, with JavaScript off and in a sandbox="" frame: the same picture, and a
+//   link to the figure that names its settings; where its script runs, the picture is never
+//   fetched.
 
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -196,5 +199,54 @@ title="Attention Lab: temperature" width="800" height="1100"></iframe></body></h
   const page = await context.newPage();
   await page.goto(`${plain.url}embed-host.html`);
   assertShowsTheEmbed(await embedFallback(page.frameLocator('iframe')), 800);
+  await context.close();
+});
+
+test('the element snippet shows the picture and its settings where its script cannot run, and fetches nothing where it can', async () => {
+  await distOnce();
+  await exportOnce();
+  const context = await session.browser.newContext(DESKTOP);
+  const labPage = await context.newPage();
+  await labPage.goto(`${lab.url}index.html?temperature.tau=0.5`);
+  const toolbar = toolbarOf(labPage, 'temperature');
+  await toolbar.getByRole('button', { name: 'Embed code', exact: true }).click();
+  const snippet = await toolbar.getByLabel('As an element, with its script').inputValue();
+  await writeFile(join(scratch, 'element-host.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Course</title>
+<link rel="icon" href="data:,"></head><body><h1>Week 3</h1>\n${snippet}\n</body></html>`);
+  await writeFile(join(scratch, 'element-viewer.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Viewer</title>
+<link rel="icon" href="data:,"></head><body><iframe sandbox="" src="element-host.html" title="Course page" width="900" height="900"></iframe></body></html>`);
+
+  const check = async (frame, width) => {
+    const image = frame.locator('attention-figure img');
+    await image.waitFor({ state: 'visible', timeout: 10000 });
+    await image.evaluate((img) => (img.complete ? null : new Promise((done) => { img.onload = done; img.onerror = done; })));
+    const [natural, shown] = await image.evaluate((img) => [img.naturalWidth, img.getBoundingClientRect().width]);
+    assert.ok(natural >= 600, `the figure's picture (${natural} px)`);
+    assert.ok(shown <= width, `it fits (${shown} px)`);
+    assert.match(await image.getAttribute('alt'), /Eight tokens, one knob, at its default settings/);
+    const link = frame.locator('attention-figure a');
+    assert.equal(await link.innerText(), 'Open the interactive figure at query = 7, tau = 0.5');
+    assert.match(await link.getAttribute('href'), /\?temperature\.tau=0\.5#figure-temperature$/);
+  };
+  for (const options of [DESKTOP, PHONE]) {
+    const off = await session.browser.newContext({ ...options, javaScriptEnabled: false });
+    const page = await off.newPage();
+    await page.goto(`${plain.url}element-host.html`);
+    await check(page, options.viewport.width);
+    await off.close();
+  }
+  const viewer = await context.newPage();
+  await viewer.goto(`${plain.url}element-viewer.html`);
+  await check(viewer.frameLocator('iframe'), 900);
+
+  // With scripts: the live figure, and the picture is never fetched.
+  const live = await context.newPage();
+  const pictures = [];
+  live.on('request', (r) => { if (r.url().includes('/pictures/')) pictures.push(r.url()); });
+  await live.goto(`${plain.url}element-host.html`);
+  await live.locator('attention-figure').getByLabel('temperature τ').waitFor({ timeout: 20000 });
+  assert.equal(await live.locator('attention-figure img').isVisible(), false);
+  assert.deepEqual(pictures, []);
   await context.close();
 });

@@ -199,11 +199,14 @@ export function addFigureToolbar(figureElement, options) {
     // resize script still shows the whole figure at any of those widths.
     const here = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
     const height = Math.max(tallestEmbed(figureName), here > 0 ? here + 32 : 0) || 640;
-    const snippets = embedSnippets({ state, figureName, embedBase: base, title, height });
+    const page = pageUrl();
+    const snippets = embedSnippets({
+      state, figureName, embedBase: base, title, height, pageLink: page ? figureLink({ state, figureName, pageUrl: page }) : null,
+    });
     frameField.value = snippets.iframe;
     frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
     elementField.value = snippets.element;
-    elementField.rows = 3;
+    elementField.rows = 4;
   }
 
   // Export -----------------------------------------------------------------------------------
