@@ -196,8 +196,8 @@ export function withNoscriptPictures(embedHtml, titles) {
   const head = /<\/head>/;
   if (!body.test(embedHtml) || !head.test(embedHtml)) throw new Error('embed.html has no <noscript> and </head> to put the pictures in');
   return embedHtml
-    .replace(head, '  <noscript><link rel="stylesheet" href="pictures/pictures.css"></noscript>\n</head>')
-    .replace(body, `<noscript>\n${pictures.join('\n')}\n    `);
+    .replace(body, `<noscript>\n${pictures.join('\n')}\n    `)
+    .replace(head, '  <noscript><link rel="stylesheet" href="pictures/pictures.css"></noscript>\n</head>');
 }
 
 /**

@@ -33,7 +33,11 @@ export function launchPage(embedHtml, launch) {
   const tag = /<html\b[^>]*>/i;
   if (!tag.test(embedHtml)) throw new Error('embed.html has no <html> tag');
   const search = new URLSearchParams(launch).toString();
-  return embedHtml.replace(tag, (open) => `${open.slice(0, -1)} data-lms="scorm12" data-launch="${escapeXml(search)}">`);
+  // The pictures for frames that cannot run scripts are not in the package (an LMS runs them).
+  return embedHtml
+    .replace(/\s*<noscript><link rel="stylesheet" href="pictures\/[^"]*"><\/noscript>/, '')
+    .replace(/\s*<figure id="picture-[^"]*" class="noscript-picture">[\s\S]*?<\/figure>/g, '')
+    .replace(tag, (open) => `${open.slice(0, -1)} data-lms="scorm12" data-launch="${escapeXml(search)}">`);
 }
 
 /** imsmanifest.xml for one SCO at embed.html made of `files`. */
