@@ -4,7 +4,9 @@
 // scorm-again's Scorm12API as window.API and opens the package's launch page in a frame.
 // The learner answers check-yourself, and the LMS must have recorded the score (raw, min,
 // max), the lesson status and the end of the session, with no policy violation and no
-// console error. Opened with no LMS, the package works and says nothing.
+// console error. Opened with no LMS, the package works and says nothing. The toolbar builds the
+// same package at the current settings, and a SCORM 2004 one that scorm-again's Scorm2004API
+// grades the same way.
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -63,8 +65,11 @@ frame.width = '1000';
 frame.height = '900';
 document.body.appendChild(frame);
 `;
-const playerPage = (launch) => `<!doctype html><html lang="en" data-launch="${launch}"><head><meta charset="utf-8">
-<title>Course player</title><link rel="icon" href="data:,"><script src="scorm12.min.js"></script><script src="player.js" defer></script>
+const PLAYER_2004_SCRIPT = PLAYER_SCRIPT.replace('new Scorm12API', 'new Scorm2004API')
+  .replace("['LMSInitialize', 'LMSSetValue', 'LMSCommit', 'LMSFinish']", "['Initialize', 'SetValue', 'Commit', 'Terminate']")
+  .replace('window.API = api;', 'window.API_1484_11 = api;');
+const playerPage = (launch, runtime = 'scorm12.min.js', player = 'player.js') => `<!doctype html><html lang="en" data-launch="${launch}"><head><meta charset="utf-8">
+<title>Course player</title><link rel="icon" href="data:,"><script src="${runtime}"></script><script src="${player}" defer></script>
 </head><body><h1>Week 3: attention</h1></body></html>`;
 
 before(async () => {
@@ -74,6 +79,9 @@ before(async () => {
   await unzipInto(await packageBytes('temperature'), join(courseDir, 'temperature'));
   await copyFile(join(ROOT, 'node_modules/scorm-again/dist/scorm12.min.js'), join(courseDir, 'scorm12.min.js'));
   await writeFile(join(courseDir, 'player.js'), PLAYER_SCRIPT);
+  await copyFile(join(ROOT, 'node_modules/scorm-again/dist/scorm2004.min.js'), join(courseDir, 'scorm2004.min.js'));
+  await writeFile(join(courseDir, 'player-2004.js'), PLAYER_2004_SCRIPT);
+  await writeFile(join(courseDir, 'check-yourself-2004.html'), playerPage('check-yourself-2004/embed.html', 'scorm2004.min.js', 'player-2004.js'));
   await writeFile(join(courseDir, 'check-yourself.html'), playerPage('check-yourself/embed.html'));
   await writeFile(join(courseDir, 'temperature.html'), playerPage('temperature/embed.html'));
   course = await startServer({ root: courseDir, port: 0, csp: UPLOAD_CSP });
@@ -207,4 +215,40 @@ test('the Embed code panel builds a package at the current settings, in the brow
   assert.ok(files['attention_lab_web.wasm'], 'the core');
   await figure.getByRole('status').filter({ hasText: /Saved attention-lab-temperature-scorm12\.zip/ }).waitFor();
   assert.deepEqual(problems, []);
+});
+
+test('a SCORM 2004 package from the toolbar: scorm-again\'s 2004 runtime records the score and completion', async () => {
+  const { page: lab, problems: labProblems } = await session.openPage();
+  const figure = lab.locator('#figure-check-yourself');
+  await figure.getByRole('button', { name: 'Embed code' }).click();
+  const button = figure.getByRole('button', { name: 'SCORM 2004' });
+  await button.scrollIntoViewIfNeeded();
+  const [download] = await Promise.all([lab.waitForEvent('download'), button.click()]);
+  assert.equal(download.suggestedFilename(), 'attention-lab-check-yourself-scorm2004.zip');
+  const files = await unzipInto(await readFile(await download.path()), join(courseDir, 'check-yourself-2004'));
+  assert.match(new TextDecoder().decode(files['imsmanifest.xml']), /<schemaversion>2004 4th Edition<\/schemaversion>[\s\S]*adlcp:scormType="sco" href="embed.html"/);
+  assert.deepEqual(labProblems, []);
+
+  const { context, page, problems } = await open('check-yourself-2004.html');
+  const frame = activity(page);
+  await frame.locator('.check-yourself-item').first().waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => window.API_1484_11.cmi.completion_status === 'incomplete');
+  const shape = question(frame, /shape of the weight matrix/);
+  await shape.getByLabel('rows', { exact: true }).fill('10');
+  await shape.getByLabel('columns', { exact: true }).fill('10');
+  await shape.getByRole('button', { name: 'Check' }).click();
+  for (const prompt of [/How many times as many/, /Compute attention for q = \[1, 0\]/, /What are the scaled scores/, /how much weight is left/]) {
+    await question(frame, prompt).getByRole('button', { name: 'Show the answer' }).click();
+  }
+  await page.waitForFunction(() => window.API_1484_11.cmi.completion_status === 'completed');
+  const score = await page.evaluate(() => window.API_1484_11.cmi.score.toJSON());
+  assert.deepEqual({ raw: score.raw, min: score.min, max: score.max, scaled: score.scaled }, { raw: '1', min: '0', max: '5', scaled: '0.2' });
+  await page.evaluate(() => document.querySelector('iframe').remove());
+  await page.waitForFunction(() => window.lmsCalls.some(([name]) => name === 'Terminate'));
+  const calls = await page.evaluate(() => window.lmsCalls);
+  assert.ok(calls.some(([name, key, value]) => name === 'SetValue' && key === 'cmi.session_time' && /^PT\d+H\d+M[\d.]+S$/.test(value)), 'the session time');
+  assert.deepEqual(calls.slice(-2).map(([name]) => name), ['Commit', 'Terminate']);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  await context.close();
 });

@@ -97,9 +97,11 @@ async function start() {
     document.title = `${heading} · Attention Lab`;
   }
   reportHeight(figureName);
-  // In an LMS package (data-lms="scorm12"), report the learner's progress to the LMS, if any.
-  if (figure && document.documentElement.dataset.lms === 'scorm12') {
-    connectScorm({ root: document, graded: Boolean(FIGURES[figureName]?.REPORTS_PROGRESS) });
+  // In an LMS package (data-lms="scorm12" or "scorm2004"), report the learner's progress to
+  // the LMS, if any.
+  const lms = document.documentElement.dataset.lms;
+  if (figure && (lms === 'scorm12' || lms === 'scorm2004')) {
+    connectScorm({ root: document, graded: Boolean(FIGURES[figureName]?.REPORTS_PROGRESS), version: lms });
   }
   document.documentElement.dataset.labReady = 'true';
 }

@@ -1,7 +1,8 @@
-// An LMS package of one figure: a SCORM 1.2 zip that any LMS can import. It holds
+// An LMS package of one figure: a SCORM 1.2 (or 2004) zip that any LMS can import. It holds
 //   imsmanifest.xml   at the root: one SCO, launched at embed.html
 //   embed.html        the iframe embed page, with the figure, its settings and data-lms="scorm12"
-//                     on its <html> (embed.js reads them; lib/lms/scorm.js talks to the LMS)
+//                     (or "scorm2004") on its <html> (embed.js reads them; lib/lms/scorm.js
+//                     talks to the LMS)
 //   …                 every file that page loads (script, styles, the core's glue and wasm,
 //                     the icon), and the measured figure's Worker when that is the figure
 // No inline script or style: the page keeps its own strict Content-Security-Policy.
@@ -29,7 +30,7 @@ export function workerFile(bundleText) {
 }
 
 /** The launch page: embed.html that names its figure, settings and presentation itself. */
-export function launchPage(embedHtml, launch) {
+export function launchPage(embedHtml, launch, version = 'scorm12') {
   const tag = /<html\b[^>]*>/i;
   if (!tag.test(embedHtml)) throw new Error('embed.html has no <html> tag');
   const search = new URLSearchParams(launch).toString();
@@ -37,10 +38,43 @@ export function launchPage(embedHtml, launch) {
   return embedHtml
     .replace(/\s*<noscript><link rel="stylesheet" href="pictures\/[^"]*"><\/noscript>/, '')
     .replace(/\s*<figure id="picture-[^"]*" class="noscript-picture">[\s\S]*?<\/figure>/g, '')
-    .replace(tag, (open) => `${open.slice(0, -1)} data-lms="scorm12" data-launch="${escapeXml(search)}">`);
+    .replace(tag, (open) => `${open.slice(0, -1)} data-lms="${version}" data-launch="${escapeXml(search)}">`);
 }
 
-/** imsmanifest.xml for one SCO at embed.html made of `files`. */
+/** imsmanifest.xml (SCORM 2004 4th edition) for one SCO at embed.html made of `files`. */
+export function scorm2004Manifest({ identifier, title, files }) {
+  const fileLines = files.map((name) => `      <file href="${escapeXml(name)}"/>`).join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="${escapeXml(identifier)}" version="1"
+  xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+  xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+  xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
+  xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
+  xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
+  xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+  xsi:schemaLocation="http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>2004 4th Edition</schemaversion>
+  </metadata>
+  <organizations default="attention-lab">
+    <organization identifier="attention-lab">
+      <title>${escapeXml(title)}</title>
+      <item identifier="figure" identifierref="figure-sco">
+        <title>${escapeXml(title)}</title>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="figure-sco" type="webcontent" adlcp:scormType="sco" href="embed.html">
+${fileLines}
+    </resource>
+  </resources>
+</manifest>
+`;
+}
+
+/** imsmanifest.xml (SCORM 1.2) for one SCO at embed.html made of `files`. */
 export function scormManifest({ identifier, title, files }) {
   const fileLines = files.map((name) => `      <file href="${escapeXml(name)}"/>`).join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -87,17 +121,17 @@ export async function packageFiles({ embedHtml, figureName, readText }) {
 /**
  * The package, { name, bytes }: figureName, title (the manifest's), settings (the figure's
  * settings as its link spells them, { tau: '0.5' }), page (the full page the figure's links
- * point to, or null), embedHtml (embed.html's text) and files (Map of name → Uint8Array, every
- * name packageFiles gave).
+ * point to, or null), embedHtml (embed.html's text), files (Map of name → Uint8Array, every
+ * name packageFiles gave) and version ('scorm12', the default, or 'scorm2004').
  */
-export function scormPackage({ figureName, title, settings = {}, page = null, embedHtml, files }) {
+export function scormPackage({ figureName, title, settings = {}, page = null, embedHtml, files, version = 'scorm12' }) {
   const launch = { figure: figureName, ...settings, toolbar: 'off' };
   if (page) launch.page = String(page);
-  const entries = { 'embed.html': strToU8(launchPage(embedHtml, launch)) };
+  const entries = { 'embed.html': strToU8(launchPage(embedHtml, launch, version)) };
   for (const [name, bytes] of files) entries[name] = bytes;
   const names = Object.keys(entries);
-  const manifest = scormManifest({ identifier: `attention-lab-${figureName}`, title, files: names });
+  const manifest = (version === 'scorm2004' ? scorm2004Manifest : scormManifest)({ identifier: `attention-lab-${figureName}`, title, files: names });
   // Text compresses; the wasm a little; the order puts the manifest first, where LMSs look.
   const zip = zipSync({ 'imsmanifest.xml': strToU8(manifest), ...entries }, { level: 9, mtime: new Date('2026-01-01T00:00:00Z') });
-  return { name: `attention-lab-${figureName}-scorm12.zip`, bytes: zip };
+  return { name: `attention-lab-${figureName}-${version}.zip`, bytes: zip };
 }

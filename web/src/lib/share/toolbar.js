@@ -152,39 +152,47 @@ export function addFigureToolbar(figureElement, options) {
     label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
     onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
   });
-  // An LMS package: this figure at its current settings as a SCORM 1.2 zip, built here from the
-  // embed's files; the code that zips (lms-package.js, beside embed.html) loads only when asked.
+  // An LMS package: this figure at its current settings as a SCORM 1.2 (or 2004) zip, built here
+  // from the embed's files; the code that zips (lms-package.js, beside embed.html) loads only
+  // when asked.
   const lmsBlock = htmlElement('div', { class: 'figure-snippet figure-lms' }, null, embed.panel);
   htmlElement('p', { class: 'figure-snippet-label' }, 'As an LMS package, for a course that imports SCORM', lmsBlock);
-  const lmsButton = htmlElement('button', { type: 'button', class: 'figure-tool' }, 'LMS package (SCORM 1.2)', lmsBlock);
+  const lmsButtons = htmlElement('p', { class: 'figure-lms-buttons' }, null, lmsBlock);
   htmlElement('p', { class: 'figure-tool-note' },
-    'A zip to upload as a SCORM 1.2 activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
+    'A zip to upload as a SCORM activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
   // The files are read from where this figure itself is served, whatever page its links name.
   const filesBase = () => {
     if (options.filesBase !== undefined) return options.filesBase ? new URL(current(options.filesBase)) : null;
     return /^https?:$/.test(location.protocol) ? new URL('./', location.href) : null;
   };
-  lmsButton.addEventListener('click', async () => {
-    const base = filesBase();
-    if (!base) {
-      say('This copy of the figure was not served from a web address, so it cannot gather the files of a package.');
-      return;
-    }
-    lmsButton.disabled = true;
-    say('Building the LMS package\u2026');
-    try {
-      const { buildLmsPackage } = await import(/* a run-time file, not bundled */ new URL('lms-package.js', base).href);
-      const { name, bytes } = await buildLmsPackage({
-        base: base.href, figureName, title, settings: figureAttributes(state, figureName), page: /^https?:$/.test(pageUrl()?.protocol ?? '') ? pageUrl().href : null,
-      });
-      downloadFile(name, bytes, 'application/zip');
-      say(`Saved ${name} (${Math.round(bytes.length / 1024)} KiB): upload it to your LMS as a SCORM 1.2 package.`);
-    } catch (error) {
-      say(`The LMS package could not be built: ${error.message}`);
-    } finally {
-      lmsButton.disabled = false;
-    }
-  });
+  const lmsPackageButton = (text, version, label) => {
+    const button = htmlElement('button', { type: 'button', class: 'figure-tool' }, text, lmsButtons);
+    button.addEventListener('click', async () => {
+      const base = filesBase();
+      if (!base) {
+        say('This copy of the figure was not served from a web address, so it cannot gather the files of a package.');
+        return;
+      }
+      button.disabled = true;
+      say('Building the LMS package\u2026');
+      try {
+        const { buildLmsPackage } = await import(/* a run-time file, not bundled */ new URL('lms-package.js', base).href);
+        const page = pageUrl();
+        const { name, bytes } = await buildLmsPackage({
+          base: base.href, figureName, title, settings: figureAttributes(state, figureName), version,
+          page: /^https?:$/.test(page?.protocol ?? '') ? page.href : null,
+        });
+        downloadFile(name, bytes, 'application/zip');
+        say(`Saved ${name} (${Math.round(bytes.length / 1024)} KiB): upload it to your LMS as a ${label} package.`);
+      } catch (error) {
+        say(`The LMS package could not be built: ${error.message}`);
+      } finally {
+        button.disabled = false;
+      }
+    });
+  };
+  lmsPackageButton('LMS package (SCORM 1.2)', 'scorm12', 'SCORM 1.2');
+  lmsPackageButton('SCORM 2004', 'scorm2004', 'SCORM 2004');
 
   function refreshEmbed() {
     const base = embedBase();
