@@ -103,16 +103,16 @@ export function connectScorm({ root = document, graded = false, win = window, ve
   }
   if (!ok) return null;
   const started = Date.now();
-  const get = (name) => {
+  const get = (key) => {
     try {
-      return String(api[version.get](name) ?? '');
+      return String(api[version.get](key) ?? '');
     } catch {
       return '';
     }
   };
-  const set = (name, value) => {
+  const set = (key, value) => {
     try {
-      api[version.set](name, String(value));
+      api[version.set](key, String(value));
     } catch {
       // An LMS that refuses a value leaves the figure working.
     }
@@ -131,7 +131,7 @@ export function connectScorm({ root = document, graded = false, win = window, ve
     set(version.status, status);
   }
   const previous = get(version.raw);
-  let best = previous === '' ? -1 : Number(previous);
+  let best = previous !== '' && Number.isFinite(Number(previous)) ? Number(previous) : -1;
   commit();
 
   const complete = () => {
