@@ -6,6 +6,9 @@
 //   *.<hash>.js/.mjs/.css/.wasm everything else, named by content so hosts can cache forever
 //   *.gz                        gzip -9 copies of every text file and the wasm, for hosts that
 //                               serve pre-compressed files
+//   lms/NAME.zip                a SCORM 1.2 package of each figure at its defaults, to upload
+//                               to an LMS (web/src/lib/lms/package.js; the toolbar builds the
+//                               same at the reader's settings)
 //   sizes.json                  what a visitor downloads, raw and gzipped
 // Usage: node scripts/build-dist.mjs [--from build/web] [--out dist]
 
@@ -15,6 +18,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { packageFiles, scormPackage } from '../web/src/lib/lms/package.js';
+import { figureTitles } from './build-web.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);
@@ -54,9 +59,10 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     text.set(name, content);
   };
   for (const [name, bytes] of binary) rename(name, bytes);
-  // A Worker's script is named in the bundles that start it, so it is hashed before them.
-  const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1 : name.endsWith('-worker.js') ? 2
-    : name.endsWith('.js') ? 3 : 4);
+  // A Worker's script, and the LMS package builder, are named in the bundles that load them,
+  // so they are hashed before them.
+  const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1
+    : name.endsWith('-worker.js') || name === 'lms-package.js' ? 2 : name.endsWith('.js') ? 3 : 4);
   for (const name of [...text.keys()].sort((a, b) => order(a) - order(b))) {
     refer(name);
     rename(name, text.get(name));
@@ -92,8 +98,29 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     bytes: names.reduce((sum, n) => sum + sizes[n].bytes, 0),
     gzip: names.reduce((sum, n) => sum + (sizes[n].gzip ?? sizes[n].bytes), 0),
   }]));
+  const packages = await writeLmsPackages({ out, written });
   await writeFile(join(out, 'sizes.json'), `${JSON.stringify({ files: sizes, visits: report }, null, 2)}\n`);
-  return { out, report, renamed };
+  return { out, report, renamed, packages };
+}
+
+/** dist/lms/NAME.zip for every figure, at its defaults; returns { name: bytes }. */
+async function writeLmsPackages({ out, written }) {
+  const embedHtml = written.get('embed.html').toString();
+  const titles = figureTitles(written.get('index.html').toString());
+  await mkdir(join(out, 'lms'), { recursive: true });
+  const packages = {};
+  for (const [figureName, heading] of Object.entries(titles)) {
+    const title = `Attention Lab: ${heading}`;
+    const names = await packageFiles({ embedHtml, figureName, readText: async (name) => written.get(name).toString() });
+    const files = new Map(names.map((name) => {
+      if (!written.has(name)) throw new Error(`embed.html loads ${name}, which the build did not write`);
+      return [name, new Uint8Array(written.get(name))];
+    }));
+    const { bytes } = scormPackage({ figureName, title, embedHtml, files });
+    await writeFile(join(out, 'lms', `${figureName}.zip`), bytes);
+    packages[figureName] = bytes.length;
+  }
+  return packages;
 }
 
 export function sizeTable(report) {
@@ -106,11 +133,13 @@ export function sizeTable(report) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { from: { type: 'string' }, out: { type: 'string' } } });
   try {
-    const { out, report } = await buildDist({
+    const { out, report, packages } = await buildDist({
       from: values.from ? resolve(values.from) : undefined,
       out: values.out ? resolve(values.out) : undefined,
     });
-    console.log(`build-dist: wrote ${out}\n\n${sizeTable(report)}`);
+    const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+    const zips = Object.entries(packages).map(([name, bytes]) => `${name} ${kib(bytes)}`).join(', ');
+    console.log(`build-dist: wrote ${out}\n\n${sizeTable(report)}\n\nLMS packages (lms/NAME.zip): ${zips}`);
   } catch (error) {
     console.error(`build-dist: ${error.message}`);
     process.exit(1);

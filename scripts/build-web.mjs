@@ -4,6 +4,8 @@
 //   embed.js (+ .map)         web/src/embed.js: one figure alone, for embed.html in an iframe
 //   measured-worker.js        web/src/figures/measured/worker.js: the Worker in which the
 //                             "measured in your browser" figure times the core (same origin)
+//   lms-package.js            web/src/lms-package.js: zips a figure into a SCORM 1.2 package,
+//                             imported by the toolbar only when a reader asks for one
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -116,6 +118,45 @@ export function extractFigureMarkup(html) {
   return markup;
 }
 
+const escapeHtml = (text) => String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** Each figure's title, by name: the heading of the section it is in (its aria-label, or its text). */
+export function figureTitles(html) {
+  const titles = {};
+  let heading = '';
+  const plain = (text) => text.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+  for (const match of html.matchAll(/<h2\b([^>]*)>([\s\S]*?)<\/h2>|<figure\b[^>]*\bdata-figure="([^"]+)"/g)) {
+    if (match[3]) titles[match[3]] = heading || match[3];
+    else heading = /aria-label="([^"]+)"/.exec(match[1])?.[1] ?? plain(match[2]);
+  }
+  return titles;
+}
+
+/**
+ * embed.html with a picture of each figure in its <noscript>, for where scripts cannot run (a
+ * sandbox="" frame, JavaScript off): the embed code's link ends in #picture-NAME, and only
+ * that figure's picture shows (styles.css, .noscript-picture:target). The pictures are
+ * pictures/NAME.png, made from the core by scripts/build-pictures.mjs (dist.sh), which also
+ * writes pictures/pictures.css: each one a background of its :target only, since without
+ * scripts browsers load every <img> at once (loading="lazy" needs scripting), and the
+ * stylesheet's <link> sits in a <noscript>, so readers with scripts never fetch it.
+ */
+export function withNoscriptPictures(embedHtml, titles) {
+  const pictures = Object.entries(titles).map(([name, title]) => [
+    `    <figure id="picture-${name}" class="noscript-picture">`,
+    `      <span class="noscript-image" role="img" aria-label="${escapeHtml(`The figure \u201c${title}\u201d at its default settings`)}"></span>`,
+    `      <figcaption>${escapeHtml(title)}: a picture of the figure at its default settings, since scripts cannot run here.`,
+    `        <a href="index.html#figure-${name}" target="_blank" rel="noopener">Open the interactive figure</a>.</figcaption>`,
+    '    </figure>',
+  ].join('\n'));
+  const body = /<noscript>/;
+  const head = /<\/head>/;
+  if (!body.test(embedHtml) || !head.test(embedHtml)) throw new Error('embed.html has no <noscript> and </head> to put the pictures in');
+  return embedHtml
+    .replace(body, `<noscript>\n${pictures.join('\n')}\n    `)
+    .replace(head, '  <noscript><link rel="stylesheet" href="pictures/pictures.css"></noscript>\n</head>');
+}
+
 /**
  * The page's stylesheet made to work inside the element's shadow root: :root rules also apply
  * to :host, and a layout that the page picks by the window's width (@media (min-width: …))
@@ -171,7 +212,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   const { count } = rendered;
   const html = withPolicyMeta(rendered.html, 'index.html');
   checkCspSafe(html, 'index.html');
-  const embedHtml = withPolicyMeta(await readFile(join(ROOT, 'web/embed.html'), 'utf8'), 'embed.html');
+  const embedHtml = withNoscriptPictures(withPolicyMeta(await readFile(join(ROOT, 'web/embed.html'), 'utf8'), 'embed.html'), figureTitles(html));
   checkCspSafe(embedHtml, 'embed.html');
   const css = await readStylesheet(join(ROOT, 'web/styles.css'));
 
@@ -205,6 +246,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
       main: join(ROOT, 'web/src/main.js'),
       embed: join(ROOT, 'web/src/embed.js'),
       'measured-worker': join(ROOT, 'web/src/figures/measured/worker.js'),
+      // The toolbar's LMS package builder, loaded only when a reader asks for a package.
+      'lms-package': join(ROOT, 'web/src/lms-package.js'),
     },
     outdir: outDir,
     format: 'esm',

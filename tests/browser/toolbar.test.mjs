@@ -102,14 +102,16 @@ test('Embed code, from the keyboard: both snippets carry the current settings an
   const base = session.url; // the page is served at the root, so embedBase is the root too
 
   const frameCode = await frame.inputValue();
-  assert.ok(frameCode.startsWith(`<iframe src="${base}embed.html?figure=temperature&amp;query=7&amp;tau=0.5" title="Attention Lab: Eight tokens, one knob"`), frameCode);
+  assert.ok(frameCode.startsWith(`<iframe src="${base}embed.html?figure=temperature&amp;query=7&amp;tau=0.5#picture-temperature" title="Attention Lab: Eight tokens, one knob"`), frameCode);
   assert.match(frameCode, /data-attention-lab="temperature"/);
   assert.match(frameCode, /height="\d+"/);
   // The listener that sizes the frame is a file (it checks the origin), so strict-CSP hosts run it.
   assert.ok(frameCode.endsWith(`<script src="${base}attention-lab-resize.js" defer></script>`), frameCode);
   assert.doesNotMatch(frameCode, /style=|addEventListener/, 'no inline script or style');
-  assert.equal(await element.inputValue(),
-    `<script src="${base}attention-figure.js"></script>\n<attention-figure name="temperature" query="7" tau="0.5"></attention-figure>`);
+  const elementCode = await element.inputValue();
+  assert.ok(elementCode.startsWith(`<script src="${base}attention-figure.js"></script>\n<attention-figure name="temperature" query="7" tau="0.5"><img src="${base}pictures/temperature.png" `), elementCode);
+  // Where its script cannot run: the figure's picture (lazy: never fetched where it runs) and a link at these settings.
+  assert.match(elementCode, /<img [^>]*loading="lazy"><a href="[^"]*\?temperature\.tau=0\.5#figure-temperature">Open the interactive figure at query = 7, tau = 0\.5<\/a><\/attention-figure>$/);
 
   // The snippets follow the controls while the panel is open.
   await figureLocator(page, 'temperature').getByLabel('query token').selectOption('1');
@@ -250,7 +252,7 @@ test('inside the <attention-figure> element (a shadow root) the menus stay open 
   const element = toolbar.getByLabel('As an element, with its script');
   await element.click(); // a click inside the panel keeps it open
   assert.ok(await isOpen(toolbar, 'Embed code'));
-  assert.match(await element.inputValue(), /<attention-figure name="temperature" query="2" tau="0.5"><\/attention-figure>/);
+  assert.match(await element.inputValue(), /<attention-figure name="temperature" query="2" tau="0.5"><img [^>]*><a [^>]*>[^<]*<\/a><\/attention-figure>$/);
   await toolbar.getByRole('button', { name: 'Export', exact: true }).click();
   const { name } = await downloadBy(page, toolbar.getByRole('button', { name: /as SVG$/ }));
   assert.equal(name, 'temperature-attention-weights-queries-by-keys.svg');

@@ -37,7 +37,7 @@ import { mountFigure, noticeBoard } from './mount-figure.js';
 import {
   ASKED_BY, isSettingAttribute, noteKey, reflectChange, settingAttributes, settle, syncSettings,
 } from './element/attributes.js';
-import { DEFAULT_PAGE, followHostScheme, sharedSheet, standaloneSource } from './element/host.js';
+import { DEFAULT_PAGE, SCRIPT_FOLDER, followHostScheme, sharedSheet, standaloneSource } from './element/host.js';
 
 let labPromise = null;
 const NO_NOTES = Object.assign(() => {}, { clear: () => {} });
@@ -209,6 +209,7 @@ class AttentionFigure extends HTMLElement {
         pageUrl: () => this.#presentation?.page ?? DEFAULT_PAGE,
         settingName: (param) => param.slice(name.length + 1),
         standalone: standaloneSource,
+        filesBase: SCRIPT_FOLDER,
       },
       notice: this.#note,
       askedBy: ASKED_BY,

@@ -13,6 +13,8 @@ import { debounce } from './lib/state/debounce.js';
 import { createStore } from './lib/state/store.js';
 import { htmlElement } from './lib/dom/elements.js';
 import { mountFigure, noticeBoard } from './mount-figure.js';
+import { FIGURES } from './figures/index.js';
+import { connectScorm } from './lib/lms/scorm.js';
 
 const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on every slider tick
 const root = document.getElementById('embed-root');
@@ -47,8 +49,18 @@ function followHostScheme(presentation) {
   window.parent.postMessage({ type: 'attention-lab:hello' }, '*');
 }
 
+/**
+ * The embed's parameters: the URL's; but an LMS package's launch page carries its figure and
+ * settings in <html data-launch="figure=…&…">, since an LMS launches it with a query of its
+ * own (or none), which is not the figure's.
+ */
+function launchParams() {
+  const launch = document.documentElement.dataset.launch;
+  return new URLSearchParams(launch === undefined ? location.search : launch);
+}
+
 async function start() {
-  const params = new URLSearchParams(location.search);
+  const params = launchParams();
   const figureName = params.get('figure') ?? '';
   // theme, page, toolbar, notes, padding, layout: how the figure is shown, kept in the URL as given.
   const presentation = readPresentation((name) => params.get(name), { notice: showNotice });
@@ -59,6 +71,7 @@ async function start() {
   const state = createStore({
     search: prefixedSearch(figureName, [...params].filter(([name]) => !PRESENTATION_KEYS.includes(name))),
     writeSearch: debounce((search) => {
+      if (document.documentElement.dataset.launch !== undefined) return; // the LMS's URL is not ours
       const own = new URLSearchParams([['figure', figureName], ...shown, ...unprefixedPairs(figureName, search)]);
       history.replaceState(history.state, '', `${location.pathname}?${own}`);
     }, URL_WRITE_DELAY_MS),
@@ -84,6 +97,12 @@ async function start() {
     document.title = `${heading} · Attention Lab`;
   }
   reportHeight(figureName);
+  // In an LMS package (data-lms="scorm12" or "scorm2004"), report the learner's progress to
+  // the LMS, if any.
+  const lms = document.documentElement.dataset.lms;
+  if (figure && (lms === 'scorm12' || lms === 'scorm2004')) {
+    connectScorm({ root: document, graded: Boolean(FIGURES[figureName]?.REPORTS_PROGRESS), version: lms });
+  }
   document.documentElement.dataset.labReady = 'true';
 }
 

@@ -146,7 +146,9 @@ function noticeUnknownSettings(state, name, { notice, settingName, askedBy }) {
  *   link opens, a URL or a function returning one, null when unknown; default this page),
  *   embedBase (where embed.html and attention-figure.js are served; default the page's
  *   folder), settingName(param) (how a store parameter is spelled in this figure's link),
- *   standalone() (a promise of attention-figure.js's text, for the one-file download)
+ *   standalone() (a promise of attention-figure.js's text, for the one-file download),
+ *   filesBase (the folder this figure's own files are served from, for the LMS package;
+ *   default this document's folder)
  * @param {(message: string) => void} [options.notice]  shows a notice about the settings
  * @param {string} [options.askedBy]  who set the settings, as notices name it ('The link',
  *   'This element')
@@ -220,7 +222,8 @@ export async function mountFigure(element, name, {
   noticeUnknownSettings(state, name, { notice, askedBy, settingName: links.settingName ?? ((param) => param) });
   try {
     addFigureToolbar(figure, {
-      figureName: name, state: figureState, embedBase: links.embedBase, pageUrl: links.pageUrl, standalone: links.standalone, lifetime,
+      figureName: name, state: figureState, embedBase: links.embedBase, pageUrl: links.pageUrl, standalone: links.standalone,
+      filesBase: links.filesBase, lifetime,
     });
   } catch (error) {
     console.error(error); // the figure itself still works without its toolbar

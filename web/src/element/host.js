@@ -28,6 +28,8 @@ function defaultPage() {
   return isWeb(SCRIPT_URL) ? new URL('index.html', SCRIPT_URL) : null;
 }
 export const DEFAULT_PAGE = defaultPage();
+/** The folder this script was served from, where embed.html and its files are too (or null). */
+export const SCRIPT_FOLDER = isWeb(SCRIPT_URL) ? new URL('./', SCRIPT_URL) : null;
 
 /** This script's text, for the one-file download. */
 export async function standaloneSource() {

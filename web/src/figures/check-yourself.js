@@ -11,6 +11,7 @@ import { formatFixed, formatSignificant } from '../lib/format/index.js';
 import { isUnreadable, markUnreadable, parseNumber, UNREADABLE } from '../lib/controls/number-field.js';
 import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
 import { GRADING_RULE, direction, grade } from '../lib/controls/grade.js';
+import { createTally, reportProgress } from '../lib/lms/progress.js';
 import './check-yourself.css'; // this figure's styles, bundled into styles.css
 
 
@@ -84,13 +85,20 @@ function questions(lab) {
 /** This figure keeps nothing in the link: its answers are typed fresh each time. */
 export const SETTINGS = {};
 
+/** It reports a score as the learner checks answers (lib/lms/progress.js). */
+export const REPORTS_PROGRESS = true;
+
 export function mount(element, { lab }) {
   const body = figureBody(element, 'figure-body check-yourself');
   htmlElement('p', { class: 'check-yourself-tolerance' },
     `${GRADING_RULE} Shapes and counts must be exact.`, body);
   const list = htmlElement('ol', { class: 'check-yourself-list' }, null, body);
+  // The score an LMS records: a question counts when it is answered right before its answer
+  // is shown; it is done once it is right or shown.
+  const asked = questions(lab);
+  const tally = createTally(asked.length);
 
-  for (const question of questions(lab)) {
+  asked.forEach((question, index) => {
     const item = htmlElement('li', { class: 'check-yourself-item' }, null, list);
     const promptId = uniqueId('check-prompt');
     htmlElement('p', { id: promptId, class: 'check-yourself-prompt' }, question.prompt, item);
@@ -141,11 +149,15 @@ export function mount(element, { lab }) {
         htmlElement('li', { class: `check-yourself-verdict-${verdict}` }, text, details);
       });
       if (told) htmlElement('p', { class: 'check-yourself-explain' }, question.explain(truth), feedback);
+      if (told) {
+        tally.record(index, all);
+        reportProgress(element, tally.summary());
+      }
     };
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       respond(false);
     });
     showAnswer.addEventListener('click', () => respond(true));
-  }
+  });
 }

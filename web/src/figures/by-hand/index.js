@@ -35,6 +35,9 @@ import './slide.css'; // last: the slide layout's rules override the page's
 
 export { SETTINGS };
 
+/** Its predict-then-check reports a score as the learner checks steps (lib/lms/progress.js). */
+export const REPORTS_PROGRESS = true;
+
 export function mount(element, { lab, state }) {
   state.defineAll(SETTINGS);
 

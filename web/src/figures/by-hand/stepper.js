@@ -5,6 +5,7 @@ import { isUnreadable, markUnreadable, parseNumber, UNREADABLE } from '../../lib
 import { scrollableWhenOverflowing } from '../../lib/dom/scroll-region.js';
 import { htmlElement, uniqueId } from '../../lib/dom/elements.js';
 import { GRADING_RULE, direction } from '../../lib/controls/grade.js';
+import { createTally, reportProgress } from '../../lib/lms/progress.js';
 import {
   KEY_IDS, NAME, STEPS, fmt, fmtComponent, fmtVector, judge, truthOf,
 } from './model.js';
@@ -170,11 +171,17 @@ export function createStepper(parent, { state, getResult, onRevealed }) {
   });
 
   const tableRows = createStepsTable(right);
+  // The score an LMS records: a step counts when its predictions were right before its answer
+  // was shown; the figure is done once every step is right or shown.
+  const tally = createTally(STEPS.length);
 
   function check(index, { guessInputs, feedback }, reveal) {
     const result = getResult();
     if (!result) return;
-    if (gradeStep(index, { inputs: guessInputs, feedback, truth: truthOf(result, index), reveal })) onRevealed(index + 1);
+    if (!gradeStep(index, { inputs: guessInputs, feedback, truth: truthOf(result, index), reveal })) return;
+    tally.record(index, !reveal);
+    reportProgress(right, tally.summary());
+    onRevealed(index + 1);
   }
 
   return {

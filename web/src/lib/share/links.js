@@ -52,13 +52,18 @@ export function figureAttributes(state, figureName) {
   return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.textOf(key)]));
 }
 
-/** The two embed snippets: { iframe, element } (HTML text), for the current settings. */
-export function embedSnippets({ state, figureName, embedBase, title, height = 640 }) {
+/**
+ * The two embed snippets: { iframe, element } (HTML text), for the current settings. pageLink
+ * (optional): the link to this figure at these settings on the full page, which the element
+ * shows where its script cannot run, under the figure's picture.
+ */
+export function embedSnippets({ state, figureName, embedBase, title, height = 640, pageLink = null }) {
   const settings = figureAttributes(state, figureName);
   const params = new URLSearchParams({ figure: figureName });
   for (const [name, value] of Object.entries(settings)) params.set(name, value);
   const base = new URL(embedBase);
-  const src = new URL(`embed.html?${params}`, base).href;
+  // #picture-NAME: where the frame cannot run scripts, its <noscript> shows this figure's picture.
+  const src = new URL(`embed.html?${params}#picture-${figureName}`, base).href;
   const script = new URL('attention-figure.js', base).href;
   const frameHeight = Math.min(MAX_FRAME_HEIGHT, Math.max(200, Math.round(height)));
 
@@ -72,9 +77,18 @@ export function embedSnippets({ state, figureName, embedBase, title, height = 64
   ].join('\n');
 
   const attributes = Object.entries(settings).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`).join('');
+  // Its content shows only where the script cannot run (the element's shadow root hides it):
+  // the figure's picture at its defaults (dist/pictures/, made by scripts/build-pictures.mjs;
+  // lazy, so a reader with scripts never fetches it) and a link to it at these settings.
+  const picture = new URL(`pictures/${figureName}.png`, base).href;
+  const shown = Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ');
+  const fallback = [
+    `<img src="${escapeAttribute(picture)}" alt="${escapeAttribute(`${title}, at its default settings: scripts cannot run here`)}" width="100%" loading="lazy">`,
+    pageLink ? `<a href="${escapeAttribute(pageLink)}">${escapeAttribute(`Open the interactive figure${shown ? ` at ${shown}` : ''}`)}</a>` : '',
+  ].join('');
   const element = [
     `<script src="${escapeAttribute(script)}"></script>`,
-    `<attention-figure name="${escapeAttribute(figureName)}"${attributes}></attention-figure>`,
+    `<attention-figure name="${escapeAttribute(figureName)}"${attributes}>${fallback}</attention-figure>`,
   ].join('\n');
   return { iframe, element, src };
 }

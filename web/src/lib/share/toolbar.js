@@ -2,21 +2,24 @@
 // figure's current settings), "Embed code" (an iframe snippet with its resize script, and a
 // custom-element snippet, both carrying the current settings) and "Export" (each heat map and
 // plot as SVG or PNG, each matrix and plot's data as CSV or JSON; see ../export/) and
-// "Present" (the figure alone, full screen, in the slide layout; see present.js).
+// "Present" (the figure alone, full screen, in the slide layout; see present.js). The Embed code
+// panel also builds an LMS package (SCORM 1.2) of the figure at its current settings.
 //
 // "Embed code" and "Export" are disclosure buttons (disclosure.js): Enter or Space opens the
 // panel under the row of buttons, one panel at a time; Escape or a click elsewhere closes it,
 // and Escape returns focus to its button. Every result is announced in a polite live region
 // under the toolbar.
 //
-//   addFigureToolbar(figureElement, { figureName, state, pageUrl, embedBase, standalone })
+//   addFigureToolbar(figureElement, { figureName, state, pageUrl, embedBase, filesBase, standalone })
 //
 // figureName: the figure's name (its state keys are `<figureName>.<key>`); state: the store;
 // pageUrl (optional, a URL or a function returning one): the full page the copied link points
 // to (default: this page, without its query and hash); null when no page is known (a copy of
 // the element opened from file://), and then the toolbar says how to name one instead of
 // handing out broken links; embedBase (optional, a URL or a function): where embed.html and
-// attention-figure.js are served (default: the page's folder); standalone (optional): a
+// attention-figure.js are served (default: the page's folder); filesBase (optional, a URL or
+// null): where this figure's own files (embed.html and what it loads) are served, for the LMS
+// package (default: this document's folder); standalone (optional): a
 // function returning a promise of attention-figure.js's text, for the one-file download;
 // lifetime (optional, lib/dom/lifetime.js): the figure's, whose end removes the toolbar's
 // listener on the document, its timer and its subscription.
@@ -28,6 +31,8 @@ import { disclosureGroup } from './disclosure.js';
 import { presentButton } from './present.js';
 import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
+import { downloadFile } from '../export/download.js';
+import { figurePicture } from '../export/fallback.js';
 
 const STATUS_CLEAR_MS = 6000;
 
@@ -147,10 +152,53 @@ export function addFigureToolbar(figureElement, options) {
     label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
     onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
   });
+  // An LMS package: this figure at its current settings as a SCORM 1.2 (or 2004) zip, built here
+  // from the embed's files; the code that zips (lms-package.js, beside embed.html) loads only
+  // when asked.
+  const lmsBlock = htmlElement('div', { class: 'figure-snippet figure-lms' }, null, embed.panel);
+  htmlElement('p', { class: 'figure-snippet-label' }, 'As an LMS package, for a course that imports SCORM', lmsBlock);
+  const lmsButtons = htmlElement('p', { class: 'figure-lms-buttons' }, null, lmsBlock);
+  htmlElement('p', { class: 'figure-tool-note' },
+    'A zip to upload as a SCORM activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
+  // The files are read from where this figure itself is served, whatever page its links name.
+  const filesBase = () => {
+    if (options.filesBase !== undefined) return options.filesBase ? new URL(current(options.filesBase)) : null;
+    return /^https?:$/.test(location.protocol) ? new URL('./', location.href) : null;
+  };
+  const lmsPackageButton = (text, version, label) => {
+    const button = htmlElement('button', { type: 'button', class: 'figure-tool' }, text, lmsButtons);
+    button.addEventListener('click', async () => {
+      const base = filesBase();
+      if (!base) {
+        say('This copy of the figure was not served from a web address, so it cannot gather the files of a package.');
+        return;
+      }
+      button.disabled = true;
+      say('Building the LMS package\u2026');
+      try {
+        const { buildLmsPackage } = await import(/* a run-time file, not bundled */ new URL('lms-package.js', base).href);
+        const page = pageUrl();
+        const { name, bytes } = await buildLmsPackage({
+          base: base.href, figureName, title, settings: figureAttributes(state, figureName), version,
+          page: /^https?:$/.test(page?.protocol ?? '') ? page.href : null,
+        });
+        downloadFile(name, bytes, 'application/zip');
+        say(`Saved ${name} (${Math.round(bytes.length / 1024)} KiB): upload it to your LMS as a ${label} package.`);
+      } catch (error) {
+        say(`The LMS package could not be built: ${error.message}`);
+      } finally {
+        button.disabled = false;
+      }
+    });
+  };
+  lmsPackageButton('LMS package (SCORM 1.2)', 'scorm12', 'SCORM 1.2');
+  lmsPackageButton('SCORM 2004', 'scorm2004', 'SCORM 2004');
+
   function refreshEmbed() {
     const base = embedBase();
     frameField.closest('.figure-snippet').hidden = !base;
     elementField.closest('.figure-snippet').hidden = !base;
+    lmsBlock.hidden = !base || !filesBase();
     embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
     if (!base) return;
     // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
@@ -159,11 +207,14 @@ export function addFigureToolbar(figureElement, options) {
     // resize script still shows the whole figure at any of those widths.
     const here = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
     const height = Math.max(tallestEmbed(figureName), here > 0 ? here + 32 : 0) || 640;
-    const snippets = embedSnippets({ state, figureName, embedBase: base, title, height });
+    const page = pageUrl();
+    const snippets = embedSnippets({
+      state, figureName, embedBase: base, title, height, pageLink: page ? figureLink({ state, figureName, pageUrl: page }) : null,
+    });
     frameField.value = snippets.iframe;
     frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
     elementField.value = snippets.element;
-    elementField.rows = 3;
+    elementField.rows = 4;
   }
 
   // Export -----------------------------------------------------------------------------------
@@ -174,8 +225,15 @@ export function addFigureToolbar(figureElement, options) {
     // The whole figure as one HTML file: attention-figure.js inlined, with this element.
     standalone: async () => {
       const source = options.standalone ? await options.standalone() : await fetchScript(new URL('./', location.href));
+      const page = pageUrl();
+      const changed = Object.fromEntries(figureKeys(state, figureName)
+        .filter(({ key, schema }) => state.get(key) !== schema.default)
+        .map(({ key, short }) => [short, state.textOf(key)]));
       return standaloneFigure({
-        source, figureName, title, settings: figureAttributes(state, figureName), page: pageUrl(),
+        source, figureName, title, settings: figureAttributes(state, figureName), changed, page,
+        // Where scripts cannot run: the figure as drawn now, and a link to it at these settings.
+        link: page ? figureLink({ state, figureName, pageUrl: page }) : null,
+        picture: figurePicture(figureElement),
       });
     },
   });
