@@ -31,8 +31,8 @@ import { disclosureGroup } from './disclosure.js';
 import { presentButton } from './present.js';
 import { embedSnippets, figureAttributes, figureKeys, figureLink, figureSettings, tallestEmbed } from './links.js';
 import { standaloneFigure } from '../export/standalone.js';
-import { downloadFile } from '../export/download.js';
 import { figurePicture } from '../export/fallback.js';
+import { lmsPackageBlock } from './lms-buttons.js';
 
 const STATUS_CLEAR_MS = 6000;
 
@@ -71,6 +71,71 @@ async function fetchScript(base) {
   const response = await fetch(new URL('attention-figure.js', base));
   if (!response.ok) throw new Error(`attention-figure.js answered ${response.status}`);
   return response.text();
+}
+
+/**
+ * The Embed code panel: the iframe and element snippets at the figure's current settings, kept
+ * in step with its controls while open, and the LMS package buttons. Returns the panel's
+ * disclosure and refresh().
+ */
+function addEmbedPanel(disclosure, { figureElement, bar, options, state, figureName, title, pageUrl, embedBase, current, say, NO_PAGE }) {
+  let unsubscribe = null;
+  const embed = disclosure('Embed code', 'figure-embed', {
+    onOpen: () => {
+      refreshEmbed();
+      // Keep the snippets in step with the controls while the panel is open.
+      unsubscribe = state.subscribe(figureKeys(state, figureName).map((k) => k.key), refreshEmbed);
+    },
+    onClose: () => {
+      unsubscribe?.();
+      unsubscribe = null;
+    },
+  });
+  options.lifetime?.add(() => unsubscribe?.());
+  const embedNote = htmlElement('p', { class: 'figure-tool-note' }, null, embed.panel);
+  const frameField = snippetField(embed.panel, {
+    label: 'As an iframe, with the script that sizes it', buttonText: 'Copy', buttonLabel: 'Copy iframe code',
+    onCopy: async (field) => say(await copyText(field.value, field) ? 'Iframe code copied.' : 'Iframe code selected: press Ctrl+C to copy it.'),
+  });
+  const elementField = snippetField(embed.panel, {
+    label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
+    onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
+  });
+  // The files are read from where this figure itself is served, whatever page its links name.
+  const filesBase = () => {
+    if (options.filesBase !== undefined) return options.filesBase ? new URL(current(options.filesBase)) : null;
+    return /^https?:$/.test(location.protocol) ? new URL('./', location.href) : null;
+  };
+  const lmsBlock = lmsPackageBlock(embed.panel, {
+    filesBase, say, figureName, title,
+    settings: () => figureAttributes(state, figureName),
+    page: () => { const page = pageUrl(); return /^https?:$/.test(page?.protocol ?? '') ? page.href : null; },
+  });
+
+  function refreshEmbed() {
+    const base = embedBase();
+    frameField.closest('.figure-snippet').hidden = !base;
+    elementField.closest('.figure-snippet').hidden = !base;
+    lmsBlock.hidden = !base || !filesBase();
+    embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
+    if (!base) return;
+    // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
+    // README's table), or its height here without this toolbar and its open panel, if that is
+    // taller (a setting such as more heads makes a figure taller), so that a host that strips the
+    // resize script still shows the whole figure at any of those widths.
+    const here = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
+    const height = Math.max(tallestEmbed(figureName), here > 0 ? here + 32 : 0) || 640;
+    const page = pageUrl();
+    const snippets = embedSnippets({
+      state, figureName, embedBase: base, title, height, pageLink: page ? figureLink({ state, figureName, pageUrl: page }) : null,
+    });
+    frameField.value = snippets.iframe;
+    frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
+    elementField.value = snippets.element;
+    elementField.rows = 4;
+  }
+
+  return { embed, refreshEmbed };
 }
 
 /**
@@ -130,92 +195,9 @@ export function addFigureToolbar(figureElement, options) {
   const disclosure = disclosureGroup(buttons, panels, { signal: options.lifetime?.signal });
 
   // Embed code -----------------------------------------------------------------------------
-  let unsubscribe = null;
-  const embed = disclosure('Embed code', 'figure-embed', {
-    onOpen: () => {
-      refreshEmbed();
-      // Keep the snippets in step with the controls while the panel is open.
-      unsubscribe = state.subscribe(figureKeys(state, figureName).map((k) => k.key), refreshEmbed);
-    },
-    onClose: () => {
-      unsubscribe?.();
-      unsubscribe = null;
-    },
+  const { embed, refreshEmbed } = addEmbedPanel(disclosure, {
+    figureElement, bar, options, state, figureName, title, pageUrl, embedBase, current, say, NO_PAGE,
   });
-  options.lifetime?.add(() => unsubscribe?.());
-  const embedNote = htmlElement('p', { class: 'figure-tool-note' }, null, embed.panel);
-  const frameField = snippetField(embed.panel, {
-    label: 'As an iframe, with the script that sizes it', buttonText: 'Copy', buttonLabel: 'Copy iframe code',
-    onCopy: async (field) => say(await copyText(field.value, field) ? 'Iframe code copied.' : 'Iframe code selected: press Ctrl+C to copy it.'),
-  });
-  const elementField = snippetField(embed.panel, {
-    label: 'As an element, with its script', buttonText: 'Copy', buttonLabel: 'Copy element code',
-    onCopy: async (field) => say(await copyText(field.value, field) ? 'Element code copied.' : 'Element code selected: press Ctrl+C to copy it.'),
-  });
-  // An LMS package: this figure at its current settings as a SCORM 1.2 (or 2004) zip, built here
-  // from the embed's files; the code that zips (lms-package.js, beside embed.html) loads only
-  // when asked.
-  const lmsBlock = htmlElement('div', { class: 'figure-snippet figure-lms' }, null, embed.panel);
-  htmlElement('p', { class: 'figure-snippet-label' }, 'As an LMS package, for a course that imports SCORM', lmsBlock);
-  const lmsButtons = htmlElement('p', { class: 'figure-lms-buttons' }, null, lmsBlock);
-  htmlElement('p', { class: 'figure-tool-note' },
-    'A zip to upload as a SCORM activity: the LMS records completion, and for a figure that grades answers, the score.', lmsBlock);
-  // The files are read from where this figure itself is served, whatever page its links name.
-  const filesBase = () => {
-    if (options.filesBase !== undefined) return options.filesBase ? new URL(current(options.filesBase)) : null;
-    return /^https?:$/.test(location.protocol) ? new URL('./', location.href) : null;
-  };
-  const lmsPackageButton = (text, version, label) => {
-    const button = htmlElement('button', { type: 'button', class: 'figure-tool' }, text, lmsButtons);
-    button.addEventListener('click', async () => {
-      const base = filesBase();
-      if (!base) {
-        say('This copy of the figure was not served from a web address, so it cannot gather the files of a package.');
-        return;
-      }
-      button.disabled = true;
-      say('Building the LMS package\u2026');
-      try {
-        const { buildLmsPackage } = await import(/* a run-time file, not bundled */ new URL('lms-package.js', base).href);
-        const page = pageUrl();
-        const { name, bytes } = await buildLmsPackage({
-          base: base.href, figureName, title, settings: figureAttributes(state, figureName), version,
-          page: /^https?:$/.test(page?.protocol ?? '') ? page.href : null,
-        });
-        downloadFile(name, bytes, 'application/zip');
-        say(`Saved ${name} (${Math.round(bytes.length / 1024)} KiB): upload it to your LMS as a ${label} package.`);
-      } catch (error) {
-        say(`The LMS package could not be built: ${error.message}`);
-      } finally {
-        button.disabled = false;
-      }
-    });
-  };
-  lmsPackageButton('LMS package (SCORM 1.2)', 'scorm12', 'SCORM 1.2');
-  lmsPackageButton('SCORM 2004', 'scorm2004', 'SCORM 2004');
-
-  function refreshEmbed() {
-    const base = embedBase();
-    frameField.closest('.figure-snippet').hidden = !base;
-    elementField.closest('.figure-snippet').hidden = !base;
-    lmsBlock.hidden = !base || !filesBase();
-    embedNote.textContent = base ? 'Paste one of these into another page to show this figure there, with its current settings.' : NO_PAGE;
-    if (!base) return;
-    // The frame's height: the tallest this figure is at 375, 768 and 1280 px (measured, from the
-    // README's table), or its height here without this toolbar and its open panel, if that is
-    // taller (a setting such as more heads makes a figure taller), so that a host that strips the
-    // resize script still shows the whole figure at any of those widths.
-    const here = figureElement.getBoundingClientRect().height - bar.getBoundingClientRect().height;
-    const height = Math.max(tallestEmbed(figureName), here > 0 ? here + 32 : 0) || 640;
-    const page = pageUrl();
-    const snippets = embedSnippets({
-      state, figureName, embedBase: base, title, height, pageLink: page ? figureLink({ state, figureName, pageUrl: page }) : null,
-    });
-    frameField.value = snippets.iframe;
-    frameField.rows = Math.min(8, snippets.iframe.split('\n').length);
-    elementField.value = snippets.element;
-    elementField.rows = 4;
-  }
 
   // Export -----------------------------------------------------------------------------------
   let buildExportList = () => {};
