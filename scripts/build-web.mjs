@@ -4,6 +4,8 @@
 //   embed.js (+ .map)         web/src/embed.js: one figure alone, for embed.html in an iframe
 //   measured-worker.js        web/src/figures/measured/worker.js: the Worker in which the
 //                             "measured in your browser" figure times the core (same origin)
+//   learn-worker.js           web/src/figures/learn/worker.js: the Worker in which the "watch it
+//                             learn" figure trains (same origin)
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -248,6 +250,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
       main: join(ROOT, 'web/src/main.js'),
       embed: join(ROOT, 'web/src/embed.js'),
       'measured-worker': join(ROOT, 'web/src/figures/measured/worker.js'),
+      'learn-worker': join(ROOT, 'web/src/figures/learn/worker.js'),
     },
     outdir: outDir,
     format: 'esm',
