@@ -51,6 +51,7 @@ export function createLearnDriver({ lab, state, tokens, lifetime, onHasSteps, on
   const sessionSettings = () => ({
     task: state.get('learn.task'), dk: Number(state.get('learn.dk')), tokens,
     learningRate: state.get('learn.lr'), seed: state.get('learn.seed'),
+    precision: 'float32', // the SIMD kernels: about twice the steps per second of float64
   });
 
   function receive(message) {
