@@ -166,20 +166,22 @@ test('Start at d_k = 256 says at which step the scaled copy reached the target, 
   const view = learnView(page);
   const status = page.locator('.learn-status');
   await view.start.click();
-  const said = `Scaled copy reached loss < 0.05 at step ${spaced(reachedAt)}; unscaled copy not yet.`;
+  // Training in float32 in a Worker is fast: the run may already have stopped at the page's
+  // step limit when the status is read, so either standing is accepted, each naming the step.
+  const said = `Scaled copy reached loss < 0.05 at step ${spaced(reachedAt)}; unscaled copy not`;
   await page.waitForFunction((text) => [...document.querySelectorAll('[role="status"]')].some((s) => s.textContent.includes(text)),
     said, { timeout: 120_000, polling: 100 });
-    // Each copy's own line says the same.
+  // Each copy's own line says the same.
   assert.ok((await page.locator('.learn-target').first().innerText()).includes(`reached loss < 0.05 at step ${spaced(reachedAt)}`));
   assert.match(await page.locator('.learn-target').nth(1).innerText(), /not reached/);
   // The loss chart lists the target as a line of its own.
   assert.ok(await page.getByText('target: loss 0.05').count() >= 1);
-  // Pause: the status names the step the counter shows, and the run's standing.
-  await view.start.click();
+  // Paused (or stopped at the limit): the status names the step the counter shows, and the run's standing.
+  if ((await view.start.innerText()) === 'Pause') await view.start.click();
   await page.waitForFunction(() => /steps=\d/.test(location.search), null, { timeout: 5000 });
   const steps = await view.steps();
-  await page.waitForFunction((n) => document.querySelector('[role="status"].learn-status').textContent.startsWith(`Step ${n}`),
-    spaced(steps), { timeout: 5000 });
+  await page.waitForFunction((n) => /^(Step|Stopped: the page's limit of) /.test(document.querySelector('[role="status"].learn-status').textContent)
+    && document.querySelector('[role="status"].learn-status').textContent.includes(`not by step ${n}`), spaced(steps), { timeout: 5000 });
   assert.match(await status.innerText(), /; unscaled copy not by step \d/);
   assert.deepEqual(problems, []);
 });

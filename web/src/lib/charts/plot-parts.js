@@ -63,7 +63,10 @@ export function drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, 
     });
   }
   const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
-  for (const [xv, yv] of points) {
+  // dots: 'last' marks only the newest point of a long joined curve (a curve redrawn many times
+  // a second, as the learn figure's, would otherwise make a circle per point each time).
+  const dotted = s.dots === 'last' && joined ? points.slice(-1) : points;
+  for (const [xv, yv] of dotted) {
     svgElement('circle', {
       cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
     }, lines);
