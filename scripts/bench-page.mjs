@@ -7,10 +7,13 @@
 //     keys sliders;
 //   - the first figure usable, and every figure mounted, after navigation;
 //   - the main thread's blocking while the figures mount, at 1× and at a 6× slower CPU;
-//   - Lighthouse 12 performance scores, mobile and desktop (skip with --no-lighthouse).
+//   - Lighthouse 12 performance scores, mobile and desktop (skip with --no-lighthouse);
+//   - the learn figure training (in its Worker): steps taken in the embed in the first 5 s at
+//     d_k = 256, and τ key presses while the figure trains on screen beside the same presses idle,
+//     with the long tasks meanwhile (--learn-only measures just this).
 // A benchmark, not a test: nothing here fails on a number. It writes build/bench/page.json and
 // build/bench/page.md; scripts/bench.mjs folds them into docs/performance.md.
-// Usage: node scripts/bench-page.mjs [--events 500] [--no-lighthouse]   (after node scripts/build-web.mjs)
+// Usage: node scripts/bench-page.mjs [--events 500] [--no-lighthouse] [--learn-only]   (after node scripts/build-web.mjs)
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,7 +29,8 @@ const WEB_ROOT = join(ROOT, 'build/web');
 const OUT = join(ROOT, 'build/bench');
 const args = process.argv.slice(2);
 const EVENTS = Number(args[args.indexOf('--events') + 1]) || 500;
-const LIGHTHOUSE = !args.includes('--no-lighthouse');
+const LEARN_ONLY = args.includes('--learn-only');
+const LIGHTHOUSE = !args.includes('--no-lighthouse') && !LEARN_ONLY;
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
 
 // Installed before the page's own scripts: frame latency per key press, long tasks, mounts.
@@ -84,7 +88,7 @@ const quantile = (values, q) => {
 };
 const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
 
-async function openPage(browser, url, cpuSlowdown = 1) {
+async function openPage(browser, url, cpuSlowdown = 1, { embed = false } = {}) {
   const context = await browser.newContext(DESKTOP);
   const page = await context.newPage();
   await page.addInitScript(instrument);
@@ -93,7 +97,8 @@ async function openPage(browser, url, cpuSlowdown = 1) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
   }
   await page.goto(url);
-  await page.waitForFunction(() => window.benchProbe.ready !== null, null, { timeout: 120000 });
+  if (embed) await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 120000 });
+  else await page.waitForFunction(() => window.benchProbe.ready !== null, null, { timeout: 120000 });
   return { page, context };
 }
 
@@ -212,6 +217,100 @@ async function measureInput(browser, url) {
   };
 }
 
+/** Reads the learn figure's step counter (thin spaces between thousands). */
+const learnSteps = (root) => root.getByLabel('steps taken').innerText().then((t) => Number(t.replaceAll('\u2009', '')));
+
+/**
+ * The learn figure while it trains: steps in the embed in the first 5 s after Start at d_k = 256
+ * (and where it trained), then on the page, τ key presses with the learn figure on screen, idle
+ * and while it trains, and the long tasks while it trains.
+ */
+async function measureLearn(browser, serverUrl) {
+  const embed = await openPage(browser, new URL('embed.html?figure=learn&dk=256', serverUrl).href, 1, { embed: true });
+  const inWorker = embed.page.workers().some((worker) => /learn-worker/.test(worker.url()));
+  const started = await embed.page.evaluate(() => performance.now());
+  await embed.page.getByRole('button', { name: 'Start', exact: true }).click();
+  const stepsAt = [];
+  for (const seconds of [1, 2, 3, 4, 5]) {
+    await embed.page.waitForFunction((at) => performance.now() >= at, started + seconds * 1000, { polling: 20 });
+    stepsAt.push(await learnSteps(embed.page));
+  }
+  const embedProbe = await embed.page.evaluate(() => window.benchProbe);
+  await embed.context.close();
+  const embedLong = embedProbe.longTasks.filter((task) => task.start > started);
+
+  // The page at d_k = 512 with a small rate, so that a run lasts through every press.
+  const { page, context } = await openPage(browser, new URL('index.html?learn.dk=512&learn.lr=0.05', serverUrl).href);
+  const learn = page.locator('#figure-learn');
+  const tau = page.locator('#figure-temperature').getByLabel('temperature \u03c4', { exact: true });
+  // The learn figure on screen (so it draws), the τ slider focused without scrolling to it.
+  await learn.locator('.learn-plots').scrollIntoViewIfNeeded();
+  await tau.evaluate((node) => node.focus({ preventScroll: true }));
+  const count = Math.min(EVENTS, 300);
+  const keys = Array.from({ length: count }, (_, i) => (Math.floor(i / 10) % 2 ? 'ArrowLeft' : 'ArrowRight'));
+  await page.waitForTimeout(300);
+  const idleFrom = await page.evaluate(() => performance.now());
+  const idle = await pressAll(page, keys);
+  const idleTo = await page.evaluate(() => performance.now());
+  const playButton = learn.locator('.learn-primary');
+  const trainingFrom = await page.evaluate(() => performance.now());
+  await playButton.evaluate((button) => button.click()); // Start, leaving the focus on τ
+  await page.waitForTimeout(300);
+  const trainingRuns = [];
+  for (let i = 0; i < keys.length; i += 20) {
+    if ((await playButton.innerText()) === 'Start') await playButton.evaluate((button) => button.click());
+    trainingRuns.push(await pressAll(page, keys.slice(i, i + 20)));
+  }
+  const trainedSteps = await learnSteps(learn);
+  const trainingTo = await page.evaluate(() => performance.now());
+  await playButton.evaluate((button) => button.click()); // Pause
+  const probe = await page.evaluate(() => window.benchProbe);
+  await context.close();
+  const during = probe.longTasks.filter((task) => task.start >= trainingFrom && task.start <= trainingTo);
+  // The same count over the idle presses: on a shared machine some long tasks are the machine's.
+  const idleLong = probe.longTasks.filter((task) => task.start >= idleFrom && task.start <= idleTo);
+  const idleSummary = summary(idle);
+  const trainingSummary = summary(joined(trainingRuns));
+  return {
+    embed: { dk: 256, where: inWorker ? 'worker' : 'page', stepsAtSeconds: stepsAt, stepsIn5s: stepsAt[4],
+      longTasks: embedLong.length, longestTaskMs: round(Math.max(0, ...embedLong.map((t) => t.duration))) },
+    page: {
+      dk: 512, learnStepsWhilePressing: trainedSteps,
+      idle: idleSummary, training: trainingSummary,
+      workRatio: round(trainingSummary.workMedianMs / idleSummary.workMedianMs, 2),
+      longTasksWhileIdle: idleLong.length,
+      longestTaskWhileIdleMs: round(Math.max(0, ...idleLong.map((t) => t.duration))),
+      longTasksWhileTraining: during.length,
+      longestTaskWhileTrainingMs: round(Math.max(0, ...during.map((t) => t.duration))),
+    },
+  };
+}
+
+function learnMarkdown(learn) {
+  const e = learn.embed;
+  const p = learn.page;
+  const met = (ok) => (ok ? 'met' : 'missed');
+  return [
+    '', '### Watch it learn, while it trains',
+    '',
+    `In the embed at d_k = ${e.dk} (training in ${e.where === 'worker' ? 'its Web Worker' : 'slices on the page'}): `
+      + `${e.stepsAtSeconds.map((n, i) => `${n} steps at ${i + 1} s`).join(', ')}; `
+      + `${e.longTasks} long tasks (longest ${e.longestTaskMs} ms). Budget ≥ 2,500 steps in 5 s: ${met(e.stepsIn5s >= 2500)}.`,
+    '',
+    `On the page, the learn figure on screen at d_k = ${p.dk} (${p.learnStepsWhilePressing} steps while the keys were pressed), τ key presses:`,
+    '',
+    '| τ key presses | next frame, median | p95 | work, median | p95 |',
+    '| --- | --- | --- | --- | --- |',
+    `| learn figure idle (${p.idle.events}) | ${p.idle.medianMs} ms | ${p.idle.p95Ms} ms | ${p.idle.workMedianMs} ms | ${p.idle.workP95Ms} ms |`,
+    `| learn figure training (${p.training.events}) | ${p.training.medianMs} ms | ${p.training.p95Ms} ms | ${p.training.workMedianMs} ms | ${p.training.workP95Ms} ms |`,
+    '',
+    `Work while training ÷ idle (medians): ${p.workRatio}× (budget ≤ 1.2×: ${met(p.workRatio <= 1.2)}). `
+      + `Long tasks (> 50 ms) while training: ${p.longTasksWhileTraining}, longest ${p.longestTaskWhileTrainingMs} ms `
+      + `(budget none: ${met(p.longTasksWhileTraining === 0)}); over the same presses idle: ${p.longTasksWhileIdle}, `
+      + `longest ${p.longestTaskWhileIdleMs} ms.`,
+  ].join('\n');
+}
+
 async function lighthouse(url, formFactor) {
   const out = join(OUT, `lighthouse-${formFactor}.json`);
   const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -282,6 +381,7 @@ function markdown(result) {
   } else {
     lines.push('', 'Lighthouse: not run (--no-lighthouse).');
   }
+  if (result.learn) lines.push(learnMarkdown(result.learn));
   return `${lines.join('\n')}\n`;
 }
 
@@ -295,10 +395,17 @@ const url = new URL('index.html', server.url).href;
 const chromium = await launchChromium();
 const chromiumVersion = chromium.browser.version();
 try {
+  if (LEARN_ONLY) {
+    const learn = await measureLearn(chromium.browser, server.url);
+    console.log(JSON.stringify(learn, null, 2));
+    console.log(learnMarkdown(learn));
+    process.exit(0);
+  }
   const load = [];
   for (const slowdown of [1, 6]) load.push(await measureLoad(chromium.browser, url, slowdown));
   const input = await measureInput(chromium.browser, url);
   input.baseline = await measureBaseline(chromium.browser);
+  const learn = await measureLearn(chromium.browser, server.url);
   await chromium.close();
   const lighthouseRows = [];
   if (LIGHTHOUSE) for (const formFactor of ['mobile', 'desktop']) lighthouseRows.push(await lighthouse(url, formFactor));
@@ -308,7 +415,7 @@ try {
     cpu: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}`,
     loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
     events: EVENTS,
-    load, input, lighthouse: lighthouseRows,
+    load, input, learn, lighthouse: lighthouseRows,
   };
   writeFileSync(join(OUT, 'page.json'), `${JSON.stringify(result, null, 2)}\n`);
   const text = markdown(result);

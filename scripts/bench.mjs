@@ -461,8 +461,12 @@ if (learn) {
   lines.push('Both copies, the figure\'s 8 tokens and 16 sequences, in pieces of 200 steps as the figure',
     'asks for them; CPU time, best of the passes. The step before this form (per sequence, n×d×dk',
     'products) ran 455 steps/s at d_k = 256; the goal is at least 2,000.', '',
-    `| d_k | steps per second | scaled: steps to loss < ${learn.target} | unscaled |`, '| --- | --- | --- | --- |',
-    ...learn.rows.map((r) => `| ${r.dk} | ${Math.round(r.stepsPerSecond).toLocaleString('en-US')} | ${steps(r.scaled)} | ${steps(r.unscaled)} |`));
+    'The figure trains in float32 (the SIMD kernels, sequences stacked); float64 is the reference.', '',
+    `| d_k | steps/s float64 | steps/s float32 | scaled: steps to loss < ${learn.target} (f64 / f32) | unscaled (f64 / f32) |`,
+    '| --- | --- | --- | --- | --- |',
+    ...learn.rows.map((r) => `| ${r.dk} | ${Math.round(r.stepsPerSecond).toLocaleString('en-US')} | `
+      + `${r.float32 ? Math.round(r.float32.stepsPerSecond).toLocaleString('en-US') : 'not measured'} | `
+      + `${steps(r.scaled)} / ${r.float32 ? steps(r.float32.scaled) : '—'} | ${steps(r.unscaled)} / ${r.float32 ? steps(r.float32.unscaled) : '—'} |`));
 } else {
   lines.push(`Not measured in this run: ${learnPath} was not there (scripts/bench-learn.mjs writes it).`);
 }

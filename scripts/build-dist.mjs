@@ -92,6 +92,7 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     'the element script (attention-figure.js)': ['attention-figure.js'],
     // Fetched only when a reader starts a timing run; its core is the page's own, from the cache.
     'a run of "measured in your browser", on top (its Worker)': pick(/^measured-worker\..*js$/),
+    '"watch it learn" training, on top (its Worker)': pick(/^learn-worker\..*js$/),
   };
   const report = Object.fromEntries(Object.entries(visits).map(([visit, names]) => [visit, {
     files: names,

@@ -6,6 +6,8 @@
 //                             "measured in your browser" figure times the core (same origin)
 //   lms-package.js            web/src/lms-package.js: zips a figure into a SCORM 1.2 package,
 //                             imported by the toolbar only when a reader asks for one
+//   learn-worker.js           web/src/figures/learn/worker.js: the Worker in which the "watch it
+//                             learn" figure trains (same origin)
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -248,6 +250,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
       'measured-worker': join(ROOT, 'web/src/figures/measured/worker.js'),
       // The toolbar's LMS package builder, loaded only when a reader asks for a package.
       'lms-package': join(ROOT, 'web/src/lms-package.js'),
+      'learn-worker': join(ROOT, 'web/src/figures/learn/worker.js'),
     },
     outdir: outDir,
     format: 'esm',

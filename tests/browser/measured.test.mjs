@@ -61,7 +61,9 @@ function near(shown, exact, what) {
 
 /** The table as [{ n, direct: { seconds, bytes }, streaming: { … } }]. */
 async function readTable(view) {
-  const rows = await view.table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  // A time cell reads "1.2 ms (1.1 ms–1.4 ms, 3×)": the median, then the spread of its timings.
+  const rows = await view.table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells]
+    .map((c) => (c.firstChild?.nodeType === Node.TEXT_NODE ? c.firstChild.textContent : c.textContent))));
   return rows.map(([n, directTime, directMemory, streamingTime, streamingMemory]) => ({
     n: Number(n.replace(/\D/g, '')),
     direct: { seconds: quantity(directTime), bytes: quantity(directMemory), text: directTime },
@@ -128,7 +130,7 @@ test('Run times both forms in a Worker: points for each, times that grow with n,
   await view.run.click();
   await view.status.filter({ hasText: /^n = \d+, (direct|streaming)…$/ }).waitFor();
   assert.ok(await view.width.isDisabled(), 'the settings wait while a run goes on');
-  await view.figure.locator('.measured-table tbody tr:nth-child(4) td:nth-child(2)').filter({ hasText: /s$/ }).waitFor({ timeout: RUN_TIMEOUT });
+  await view.figure.locator('.measured-table tbody tr:nth-child(4) td:nth-child(2)').filter({ hasText: /s( \(.*\))?$/ }).waitFor({ timeout: RUN_TIMEOUT });
   await view.stop.click();
   assert.match(await view.status.innerText(), /^Stopped at n = [\d\u2009]+, (direct|streaming)\. Press Run to measure again\.$/);
   assert.equal(await view.width.isDisabled(), false);
@@ -182,6 +184,24 @@ test('Run times both forms in a Worker: points for each, times that grow with n,
     const shown = Number(slopes[i].replace('\u2212', '-'));
     assert.ok(Math.abs(shown - fitted) < 0.15, `${form}: slope ${slopes[i]} against ${fitted.toFixed(3)} from the table`);
   });
+  // Every size was timed more than once, and shows the spread of its timings: in the table, and
+  // as a whisker through each point of the time plot; no point sits on the plot's frame.
+  const spreads = await view.figure.locator('.measured-spread').allInnerTexts();
+  assert.equal(spreads.length, table.length * 2, 'a spread for every time in the table');
+  for (const text of spreads) assert.match(text, /^ ?\(.+\u2013.+, ([2-9]|\d{2,})\u00d7\)$/, `spread "${text}"`);
+  const timePlot = view.figure.locator('.plot').first();
+  assert.ok(await timePlot.locator('.plot-spread').count() >= table.length * 2, 'a whisker through every point');
+  const onFrame = await timePlot.evaluate((plot) => {
+    const [bottom] = plot.querySelectorAll('line.plot-axis');
+    const [left, right, y] = ['x1', 'x2', 'y1'].map((a) => Number(bottom.getAttribute(a)));
+    // The measured points (the slope-2 line's ends are cut to the frame on purpose).
+    return [...plot.querySelectorAll('circle.plot-point.plot-series-0, circle.plot-point.plot-series-1')].filter((dot) => {
+      const cx = Number(dot.getAttribute('cx'));
+      const cy = Number(dot.getAttribute('cy'));
+      return cx < left + 4 || cx > right - 4 || cy > y - 4;
+    }).length;
+  });
+  assert.equal(onFrame, 0, 'no point on the plot frame');
   await checkMainThread(t, page);
   assert.deepEqual(problems, []);
 });

@@ -38,9 +38,9 @@ Matrix records(const std::vector<learn::StepRecord>& list) {
   return m;
 }
 
-// task 0 = previous token, 1 = matching type.
+// task 0 = previous token, 1 = matching type; precision 0 = float64, 1 = float32.
 struct LearnCreateCall {
-  double task, key_width, tokens, content_width, sequences, learning_rate, seed;
+  double task, key_width, tokens, content_width, sequences, learning_rate, seed, precision;
 };
 static_assert(fits_call_record<LearnCreateCall>(), "LearnCreateCall must fit the call record JS writes");
 
@@ -58,6 +58,9 @@ EMSCRIPTEN_KEEPALIVE int al_learn_create(const LearnCreateCall* c) {
     if (!(seed >= 0 && seed <= 9007199254740991.0) || seed != static_cast<double>(static_cast<std::uint64_t>(seed))) {
       throw std::invalid_argument("seed must be a whole number from 0 to 2^53 - 1, got " + check::number(seed));
     }
+    if (c->precision != 0 && c->precision != 1) {
+      throw std::invalid_argument("precision must be 0 (float64) or 1 (float32), got " + check::number(c->precision));
+    }
     std::size_t slot = 0;
     while (slot < kMaxSessions && sessions[slot]) ++slot;
     if (slot == kMaxSessions) {
@@ -70,6 +73,7 @@ EMSCRIPTEN_KEEPALIVE int al_learn_create(const LearnCreateCall* c) {
     settings.shape = {static_cast<int>(c->tokens), static_cast<int>(c->content_width), static_cast<int>(c->sequences)};
     settings.learning_rate = c->learning_rate;
     settings.seed = static_cast<std::uint64_t>(seed);
+    settings.precision = c->precision == 1 ? learn::Precision::Float32 : learn::Precision::Float64;
     sessions[slot] = std::make_unique<learn::LearnSession>(settings);
     Matrix id(1, 1);
     id(0, 0) = static_cast<double>(slot);

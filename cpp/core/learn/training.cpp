@@ -80,12 +80,14 @@ LearnSession::LearnSession(const LearnSettings& settings) : settings_(settings) 
   initial_.W_V = draw(d, settings_.shape.content_width, deviation, random);
   scaled_.score_divisor = std::sqrt(static_cast<double>(settings_.key_width));
   unscaled_.score_divisor = 1.0;
+  if (float32()) stacked_ = stack_task(data_);
   reset();
 }
 
 void LearnSession::reset() {
   for (Copy* c : {&scaled_, &unscaled_}) {
     c->weights = initial_;
+    if (float32()) c->weights32 = {initial_.W_Q.cast<float>(), initial_.W_K.cast<float>(), initial_.W_V.cast<float>()};
     c->history.clear();
     c->diverged = false;
   }
@@ -179,6 +181,49 @@ void LearnSession::step(Copy& c) {
   c.weights = std::move(next);
 }
 
+// The float32 step: the same rule as step(), on the float32 weights.
+void LearnSession::step_f32(Copy& c) {
+  if (c.diverged) return;
+  evaluate_f32(stacked_, c.weights32, static_cast<float>(c.score_divisor), buffers_, evaluation_);
+  StepRecord r = evaluation_.record;
+  r.step = static_cast<int>(c.history.size());
+  if (!(r.loss <= kDivergedLoss) || !std::isfinite(r.gradient_norm_Q) || !std::isfinite(r.gradient_norm_K) ||
+      !std::isfinite(r.gradient_norm_V)) {
+    c.diverged = true;
+    return;
+  }
+  const auto rate = static_cast<float>(settings_.learning_rate);
+  const ProjectionsF& g = evaluation_.gradients;
+  ProjectionsF& w = c.weights32;
+  // The update and the check in one pass: a weight past kDivergedWeightF (or not finite) ends the
+  // copy with its last usable weights.
+  bool fine = true;
+  const auto update = [&](const MatrixF& weights, const MatrixF& gradient, MatrixF& next) {
+    if (next.rows() != weights.rows() || next.cols() != weights.cols()) next.resize(weights.rows(), weights.cols());
+    const float* from = weights.data();
+    const float* by = gradient.data();
+    float* to = next.data();
+    bool ok = true;
+    for (Eigen::Index i = 0, size = weights.size(); i < size; ++i) {
+      const float v = from[i] - rate * by[i];
+      to[i] = v;
+      ok &= std::fabs(v) <= kDivergedWeightF;  // false for NaN too
+    }
+    fine = fine && ok;
+  };
+  update(w.W_Q, g.W_Q, buffers_.next_Q);
+  update(w.W_K, g.W_K, buffers_.next_K);
+  update(w.W_V, g.W_V, buffers_.next_V);
+  c.history.push_back(r);
+  if (!fine) {
+    c.diverged = true;
+    return;
+  }
+  w.W_Q.swap(buffers_.next_Q);
+  w.W_K.swap(buffers_.next_K);
+  w.W_V.swap(buffers_.next_V);
+}
+
 LearnSession::Steps LearnSession::train(int steps) {
   check::positive_count("steps", steps);
   const std::int64_t taken = static_cast<std::int64_t>(std::max(scaled_.history.size(), unscaled_.history.size()));
@@ -197,7 +242,11 @@ LearnSession::Steps LearnSession::train(int steps) {
   Steps out;
   for (Copy* c : {&scaled_, &unscaled_}) {
     const std::size_t before = c->history.size();
-    for (int s = 0; s < steps && !c->diverged; ++s) step(*c);
+    for (int s = 0; s < steps && !c->diverged; ++s) {
+      if (float32()) step_f32(*c);
+      else step(*c);
+    }
+    if (float32()) c->weights = {c->weights32.W_Q.cast<double>(), c->weights32.W_K.cast<double>(), c->weights32.W_V.cast<double>()};
     auto& into = c == &scaled_ ? out.scaled : out.unscaled;
     into.assign(c->history.begin() + static_cast<std::ptrdiff_t>(before), c->history.end());
   }
@@ -214,7 +263,13 @@ StepRecord LearnSession::measure(Scaling which) const {
   // A diverged copy's numbers at its current weights may be far past any sane range (or
   // overflow): it reports the last step it took instead.
   if (c.diverged && !c.history.empty()) return c.history.back();
-  StepRecord r = evaluate(data_, c.weights, c.score_divisor).record;
+  StepRecord r;
+  if (float32()) {
+    evaluate_f32(stacked_, c.weights32, static_cast<float>(c.score_divisor), buffers_, evaluation_);
+    r = evaluation_.record;
+  } else {
+    r = evaluate(data_, c.weights, c.score_divisor).record;
+  }
   r.step = static_cast<int>(c.history.size());
   return r;
 }

@@ -12,6 +12,7 @@
 
 #include "learn/attention_backward.hpp"
 #include "learn/learn_task.hpp"
+#include "learn/training_f32.hpp"
 
 namespace attn::learn {
 
@@ -20,12 +21,21 @@ enum class Scaling {
   Unscaled,  // S = Q Kᵀ
 };
 
+// The arithmetic of the training steps. Float32 runs the kernels of kernels.hpp (SIMD in the
+// wasm build) on stacked sequences; its gradients agree with float64's to about 1e-5 relative and
+// its runs reach a target loss at nearly the same step (tests/cpp/learn_f32_test.cpp).
+enum class Precision {
+  Float64,
+  Float32,
+};
+
 struct LearnSettings {
   Task task = Task::PreviousToken;
   int key_width = 64;  // dk
   TaskShape shape;
   double learning_rate = 0.5;  // η of plain SGD; may change between steps
   std::uint64_t seed = 1;
+  Precision precision = Precision::Float64;
 };
 
 // What one step measured, at the weights before its update.
@@ -50,6 +60,7 @@ inline constexpr int kMaxSteps = 100'000;  // per session, so the history stays 
 // product could overflow). It stops there and its curve ends; the other copy goes on.
 inline constexpr double kDivergedLoss = 1e6;
 inline constexpr double kDivergedWeight = 1e100;
+inline constexpr float kDivergedWeightF = 1e30f;  // the same rule in float32, whose range ends near 3e38
 
 // The loss over the whole training set, its statistics and the gradients of the three projections
 // (summed over the sequences), for one copy's weights and score divisor. What a step measures.
@@ -58,6 +69,11 @@ struct Evaluation {
   Projections gradients;
 };
 Evaluation evaluate(const TaskData& data, const Projections& weights, double score_divisor);
+// The same in float32 (training_f32.hpp's evaluate_f32 fills it).
+struct EvaluationF {
+  StepRecord record;  // record.step is left 0
+  ProjectionsF gradients;
+};
 
 // Multiply-adds of one step of both copies (forward and backward); checked against the budget.
 std::int64_t multiply_adds_per_step(const LearnSettings& settings);
@@ -96,11 +112,14 @@ class LearnSession {
  private:
   struct Copy {
     double score_divisor = 1;
-    Projections weights;
+    Projections weights;   // float32: the float32 weights widened, after each train() call
+    ProjectionsF weights32;  // float32 only
     std::vector<StepRecord> history;
     bool diverged = false;
   };
   void step(Copy& copy);
+  void step_f32(Copy& copy);
+  bool float32() const { return settings_.precision == Precision::Float32; }
   const Copy& copy(Scaling which) const { return which == Scaling::ByRootDk ? scaled_ : unscaled_; }
 
   LearnSettings settings_;
@@ -108,6 +127,9 @@ class LearnSession {
   Projections initial_;
   Copy scaled_;
   Copy unscaled_;
+  StackedTask stacked_;  // float32 only
+  mutable EvaluationBuffers buffers_;
+  mutable EvaluationF evaluation_;
 };
 
 }  // namespace attn::learn

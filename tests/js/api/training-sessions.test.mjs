@@ -145,3 +145,26 @@ test('a getter of state()\'s options that disposes of the session: refused, not 
     replacement?.dispose();
   }
 });
+
+test('precision float32: the same first record as float64 within 1e-4 relative, the same step to the target; others refused', () => {
+  const sessions = ['float64', 'float32'].map((precision) => lab.createTraining({ dk: 256, seed: 1, learningRate: 1, precision }));
+  try {
+    const [wide, narrow] = sessions.map((s) => s.train(300));
+    assert.equal(sessions[1].settings.precision, 'float32');
+    for (const which of ['scaled', 'unscaled']) {
+      // At step 0 both copies have the same weights in both precisions (later the unscaled copy's
+      // saturated softmax amplifies rounding; the core's own test compares gradients at equal weights).
+      for (let i = 0; i < 1; i++) {
+        for (const key of ['loss', 'gradientNormQ', 'gradientNormK', 'gradientNormV']) {
+          const want = wide[which][key][i];
+          assert.ok(Math.abs(narrow[which][key][i] - want) <= 1e-4 * Math.abs(want), `${which} ${key} at step ${i}`);
+        }
+      }
+      const reached = (out) => out[which].loss.findIndex((loss) => loss < 0.05);
+      assert.ok(Math.abs(reached(narrow) - reached(wide)) <= Math.max(1, 0.02 * reached(wide)), `${which}: ${reached(narrow)} against ${reached(wide)}`);
+    }
+  } finally {
+    for (const s of sessions) s.dispose();
+  }
+  assert.throws(() => lab.createTraining({ precision: 'float16' }), /precision must be 'float64' or 'float32', got the string "float16"/);
+});

@@ -9,7 +9,7 @@ import { LIMITS } from '../../../cpp/bindings/attention-lab.js';
 import { formatDuration } from '../../../web/src/lib/format/index.js';
 import { measure } from '../../../web/src/figures/measured/bench.js';
 import {
-  budgetStop, decades, largestWithinBudget, median, rowsPerCall, sizesUpTo, slope, squareLine, timeStop,
+  budgetStop, decades, largestWithinBudget, median, rowsPerCall, sizesUpTo, slope, spreadOf, squareLine, timeStop,
 } from '../../../web/src/figures/measured/plan.js';
 import { freshRecord, recordEvent } from '../../../web/src/figures/measured/record.js';
 import { loadLab } from '../load-lab.mjs';
@@ -127,4 +127,13 @@ test('in slices: the streaming form runs over blocks of queries, the direct form
   assert.ok(blocked.length >= 1, 'some sizes ran in blocks of queries');
   for (const p of blocked) assert.equal(p.bytes, p.n * 16 * 8, `${p.n}: the blocks' outputs make one n×d output`);
   assert.ok(ticks > streaming.length, 'the loop pauses inside a size');
+});
+
+test('the spread of repeated timings: fastest to slowest for a few, the 10th to 90th percentile for ten or more', () => {
+  assert.deepEqual(spreadOf([0.3, 0.1, 0.2]), { low: 0.1, high: 0.3 });
+  assert.deepEqual(spreadOf([2, 1]), { low: 1, high: 2 });
+  // One stray slow batch among many does not set the spread.
+  const many = [...Array.from({ length: 19 }, (_, i) => 1 + i / 100), 50];
+  const { low, high } = spreadOf(many);
+  assert.ok(low >= 1.01 && high <= 1.19, `${low}–${high}`);
 });

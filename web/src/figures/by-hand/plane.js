@@ -112,7 +112,12 @@ export function declutter(labels, obstacles = [], scale = 1) {
     const left = anchor === 'start' ? x : anchor === 'end' ? x - width : x - width / 2;
     return { x: left, y: y - LINE / 2, width, height: LINE };
   };
-  const overlaps = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  // Boxes that only touch do not overlap: a note placed exactly one line above its name (noteAt)
+  // touches it, and without this margin the rounding of y ± LINE could call that an overlap and
+  // send the note two lines up, away from its arrow.
+  const EDGE = 0.5;
+  const overlaps = (a, b) => a.x < b.x + b.width - EDGE && b.x < a.x + a.width - EDGE
+    && a.y < b.y + b.height - EDGE && b.y < a.y + a.height - EDGE;
   for (const text of labels) {
     if (!text.textContent) continue;
     const start = Number(text.getAttribute('y'));

@@ -125,7 +125,8 @@ export function createLearnReadouts(body, { tokens }) {
 
   /** The three plots from the thinned curves, and the table when it is open. */
   function showCurves(curves) {
-    const series = (key) => COPIES.map((copy) => ({ name: `${copy.short} copy`, ...curves.thinned(copy.which, key) }));
+    // Redrawn up to 15 times a second while training: each curve is one path and a dot at its end.
+    const series = (key) => COPIES.map((copy) => ({ name: `${copy.short} copy`, dots: 'last', ...curves.thinned(copy.which, key) }));
     const losses = series('loss');
     // The target as a flat line over the steps taken so far, drawn and listed like a curve.
     const last = Math.max(1, ...losses.map((l) => l.x[l.x.length - 1] ?? 0));

@@ -9,18 +9,19 @@
 // no longer than `unitSeconds` in the sliced case.
 //
 // Events: { type: 'start', steps, sizes }, { type: 'step', index, n, form } (a size starts),
-// { type: 'point', n, form, seconds, calls, bytes, blocks } (the median time of one call, the
-// calls timed, the bytes of the matrices the call made, the blocks it ran in), { type: 'stop',
+// { type: 'point', n, form, seconds, low, high, timings, calls, bytes, blocks } (the median time
+// of one call, the spread of its repeated timings from low to high, how many timings, the calls
+// timed, the bytes of the matrices the call made, the blocks it ran in), { type: 'stop',
 // n, form, reason } (this form takes no more sizes, from n on), { type: 'done', seconds }.
 
 import { formatCount, formatDuration } from '../../lib/format/index.js';
 import {
-  CALL_BUDGET_SECONDS, FORMS, budgetStop, median, rowsPerCall, sizesUpTo, timeStop,
+  CALL_BUDGET_SECONDS, FORMS, budgetStop, median, rowsPerCall, sizesUpTo, spreadOf, timeStop,
 } from './plan.js';
 
 /** How long the timing of one size goes on, once it has three samples. */
 const POINT_SECONDS = 0.2;
-/** A call at least this long is timed once: its first call is its measurement. */
+/** A call at least this long is timed twice: its first call and one more. */
 const LONG_CALL_SECONDS = 0.8;
 /** Short calls are timed in batches this long (at least half of it), well above the clock's ~0.1 ms grain. */
 const BATCH_SECONDS = 0.002;
@@ -144,12 +145,22 @@ function* timeWholeCalls(call) {
   const bytes = resultBytes(call()); // the first call also warms the code up for this size
   const first = now() - start;
   yield { type: 'tick' };
-  if (first >= LONG_CALL_SECONDS) return { seconds: first, calls: 1, bytes, blocks: 1 };
+  if (first >= LONG_CALL_SECONDS) {
+    // Every size is timed more than once, so that its spread shows; a long one, twice.
+    start = now();
+    call();
+    const second = now() - start;
+    yield { type: 'tick' };
+    const both = [first, second];
+    return { seconds: median(both), ...spreadOf(both), timings: 2, calls: 2, bytes, blocks: 1 };
+  }
   let spent = first;
   let calls = 1;
   let batch = 1;
   const samples = [];
-  while (samples.length < 3 ? spent < 4 * POINT_SECONDS : spent < POINT_SECONDS && samples.length < MAX_BATCHES) {
+  // At least two timings, so that every size shows a spread (a call near LONG_CALL_SECONDS costs
+  // a second or two more for it).
+  while (samples.length < 2 || (samples.length < 3 ? spent < 4 * POINT_SECONDS : spent < POINT_SECONDS && samples.length < MAX_BATCHES)) {
     start = now();
     for (let k = 0; k < batch; k += 1) call();
     const elapsed = now() - start;
@@ -162,7 +173,8 @@ function* timeWholeCalls(call) {
   // Every batch too short for the clock (calls far below its grain, on a machine too busy to
   // batch them up in time): the mean over all the calls made.
   const seconds = samples.length ? median(samples) : spent / calls;
-  return { seconds, calls, bytes, blocks: 1 };
+  const spread = samples.length ? spreadOf(samples) : { low: seconds, high: seconds };
+  return { seconds, ...spread, timings: samples.length, calls, bytes, blocks: 1 };
 }
 
 /** Query rows per block so that a block takes about `unitSeconds` (from the `predicted` time of the whole). */
@@ -174,17 +186,24 @@ const sliceRows = (n, predicted, unitSeconds) => Math.max(1, 2 ** Math.floor(Mat
  * somewhat above one whole call.
  */
 function* timeInBlocks(call, n, perBlock, queries, rowsOf) {
-  let seconds = 0;
+  // Twice over, so that this size too shows a spread.
+  const passes = [];
   let bytes = 0;
   let blocks = 0;
-  for (let from = 0; from < n; from += perBlock) {
-    const q = rowsOf(queries, from, Math.min(perBlock, n - from));
-    const start = now();
-    const result = call(q);
-    seconds += now() - start;
-    bytes += resultBytes(result);
-    blocks += 1;
-    yield { type: 'tick' };
+  for (let pass = 0; pass < 2; pass += 1) {
+    let seconds = 0;
+    bytes = 0;
+    blocks = 0;
+    for (let from = 0; from < n; from += perBlock) {
+      const q = rowsOf(queries, from, Math.min(perBlock, n - from));
+      const start = now();
+      const result = call(q);
+      seconds += now() - start;
+      bytes += resultBytes(result);
+      blocks += 1;
+      yield { type: 'tick' };
+    }
+    passes.push(seconds);
   }
-  return { seconds, calls: 1, bytes, blocks };
+  return { seconds: median(passes), ...spreadOf(passes), timings: passes.length, calls: passes.length, bytes, blocks };
 }

@@ -1,6 +1,7 @@
 // The two plots of the "measured in your browser" figure, both against n on log axes: the time
-// of one call, with a line of slope 2 (time ∝ n²) through the direct form's largest
-// measurement, and the memory of the matrices each call made. Drawn with the page's one plot
+// of one call (each point with the spread of its repeated timings), with a line of slope 2
+// (time ∝ n²) through the direct form's largest measurement, and the memory of the matrices each
+// call made. Both axes reach a little past the points, so that no point sits on the frame. Drawn with the page's one plot
 // primitive; each run makes them afresh, so that the n axis spans exactly the run's sizes.
 // Until a run has measured something the panels show a line of text instead of empty axes.
 
@@ -8,6 +9,11 @@ import { createPlot } from '../../lib/charts/plot.js';
 import { htmlElement } from '../../lib/dom/elements.js';
 import { formatBytes, formatCount, formatDuration } from '../../lib/format/index.js';
 import { decades, squareLine } from './plan.js';
+
+/** The n axis: the run's sizes and half a power of two more at each end. */
+const paddedSizes = (sizes) => [sizes[0] / Math.SQRT2, sizes[sizes.length - 1] * Math.SQRT2];
+/** Whole decades around the values, with at least a third of a decade's margin... in log terms, ×1.3. */
+const paddedDecades = (values) => decades([...values.map((v) => v / 1.3), ...values.map((v) => v * 1.3)]);
 
 const EMPTY = 'Press Run: the points appear here as they are measured.';
 
@@ -24,7 +30,7 @@ export function createMeasuredCharts(parent) {
   const memory = panel('Memory of the matrices one call made (log axes)');
 
   function makePlots({ sizes }) {
-    const xDomain = [sizes[0], sizes[sizes.length - 1]];
+    const xDomain = paddedSizes(sizes);
     const common = {
       xLabel: 'tokens n = m (log scale)', xScale: 'log2', yScale: 'log10', xDomain, formatX: formatCount, marginLeft: 70,
     };
@@ -61,16 +67,21 @@ export function createMeasuredCharts(parent) {
     draw(run) {
       const { direct, streaming } = run.points;
       if (!direct.length && !streaming.length) return;
-      const xDomain = [run.sizes[0], run.sizes[run.sizes.length - 1]];
+      const xDomain = paddedSizes(run.sizes);
       const series = (points, name, value) => ({ name, x: points.map((p) => p.n), y: points.map(value) });
+      const timed = (points, name) => ({
+        ...series(points, name, (p) => p.seconds),
+        low: points.map((p) => p.low ?? p.seconds),
+        high: points.map((p) => p.high ?? p.seconds),
+      });
 
-      const yTime = decades([...direct, ...streaming].map((p) => p.seconds));
+      const yTime = paddedDecades([...direct, ...streaming].flatMap((p) => [p.seconds, p.low ?? p.seconds, p.high ?? p.seconds]));
       const anchorPoints = direct.length ? direct : streaming;
       const anchor = anchorPoints[anchorPoints.length - 1];
       const square = squareLine({ x: anchor.n, y: anchor.seconds }, xDomain, yTime);
       const timeSeries = [
-        series(direct, 'direct (makes the n\u00d7m matrices)', (p) => p.seconds),
-        series(streaming, 'streaming (never makes them)', (p) => p.seconds),
+        timed(direct, 'direct (makes the n\u00d7m matrices)'),
+        timed(streaming, 'streaming (never makes them)'),
       ];
       if (square) {
         timeSeries.push({ name: `slope 2 (time \u221d n\u00b2), through n = ${formatCount(anchor.n)}`, ...square });
@@ -80,7 +91,7 @@ export function createMeasuredCharts(parent) {
         ? { x: run.directLimit, label: `direct form\u2019s limit: n = ${formatCount(run.directLimit)}` } : null;
       time.plot.update({ series: timeSeries, yDomain: yTime, marker });
 
-      const yMemory = decades([...direct, ...streaming].map((p) => p.bytes));
+      const yMemory = paddedDecades([...direct, ...streaming].map((p) => p.bytes));
       memory.plot.update({
         series: [
           series(direct, 'direct: scores, scaled scores, weights and output', (p) => p.bytes),

@@ -5,7 +5,7 @@
 import { createReadout } from '../../lib/controls/readout.js';
 import { htmlElement } from '../../lib/dom/elements.js';
 import { formatCount, formatSignificant } from '../../lib/format/index.js';
-import { FORMS, largestWithinBudget, sizesUpTo, slope } from './plan.js';
+import { EXPECTED_SLOPE, FORMS, largestWithinBudget, SLOPE_TOLERANCE, sizesUpTo, slope } from './plan.js';
 import { DASH } from './table.js';
 
 /** The slope readouts fit the last this many sizes of each form: the ones least made of overhead. */
@@ -38,6 +38,7 @@ export function whereText({ where, why }) {
 export function createSlopesAndStops(body) {
   const slopes = htmlElement('div', { class: 'readouts measured-slopes', hidden: '' }, null, body);
   const readouts = Object.fromEntries(FORMS.map((form) => [form, createReadout(slopes, `slope of the largest sizes, ${form}`, { initial: DASH })]));
+  const busy = htmlElement('p', { class: 'measured-busy', role: 'status', hidden: '' }, null, body);
   const stops = htmlElement('ul', { class: 'measured-stops', 'aria-label': 'where each form stopped', hidden: '' }, null, body);
 
   return {
@@ -46,6 +47,8 @@ export function createSlopesAndStops(body) {
       stops.replaceChildren();
       stops.hidden = true;
       slopes.hidden = true;
+      busy.hidden = true;
+      busy.textContent = '';
       for (const readout of Object.values(readouts)) {
         readout.output.textContent = DASH;
         readout.note.textContent = '';
@@ -54,6 +57,7 @@ export function createSlopesAndStops(body) {
 
     draw(result) {
       slopes.hidden = !FORMS.some((form) => result.points[form].length >= 2);
+      const far = [];
       for (const form of FORMS) {
         const points = result.points[form];
         const readout = readouts[form];
@@ -62,7 +66,15 @@ export function createSlopesAndStops(body) {
         const value = slope(fitted);
         readout.output.textContent = value === null ? DASH : formatSignificant(value, 2);
         readout.note.textContent = `fitted from n = ${formatCount(fitted[0].n)} to ${formatCount(fitted[fitted.length - 1].n)} (n\u00b2 has slope 2)`;
+        // Judged once three sizes are in: the work grows as n², so a slope far from 2 is the
+        // machine's doing (another program or tab took the processor while some sizes were timed).
+        if (value !== null && fitted.length >= SLOPE_POINTS && Math.abs(value - EXPECTED_SLOPE) > SLOPE_TOLERANCE) far.push({ form, value });
       }
+      const busyText = far.length === 0 ? '' : `The ${far.map((f) => `${f.form} form\u2019s slope (${formatSignificant(f.value, 2)})`).join(' and the ')} `
+        + `${far.length > 1 ? 'are' : 'is'} far from the expected 2: the work grows as n\u00b2, so the machine was probably busy with `
+        + 'something else while some sizes were timed. Run it again when it is quieter; the spread of each point shows how much its timings varied.';
+      if (busy.textContent !== busyText) busy.textContent = busyText;
+      busy.hidden = busyText === '';
       const reasons = FORMS.filter((form) => result.stops[form]);
       if (reasons.length !== stops.children.length) {
         stops.hidden = reasons.length === 0;

@@ -127,6 +127,23 @@ export function squareLine(anchor, [xLow, xHigh], [yLow, yHigh]) {
   return { x: [from, to], y: [c * from * from, c * to * to] };
 }
 
+/**
+ * The spread of repeated timings of one size: the 10th to the 90th percentile of `samples`
+ * when there are ten or more (one stray slow batch on a busy machine does not set it), else
+ * the fastest to the slowest.
+ */
+export function spreadOf(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  if (sorted.length < 10) return { low: sorted[0], high: sorted[sorted.length - 1] };
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
+  return { low: at(0.1), high: at(0.9) };
+}
+
+/** The slope the largest sizes should show: time ∝ n² for both forms. */
+export const EXPECTED_SLOPE = 2;
+/** A fitted slope this far from EXPECTED_SLOPE says more about the machine than about the forms. */
+export const SLOPE_TOLERANCE = 0.4;
+
 /** The median of a non-empty list of numbers. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

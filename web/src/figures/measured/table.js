@@ -53,6 +53,10 @@ export function createMeasuredTable(parent) {
           if (!cell || cell.time.dataset.seconds) continue;
           cell.time.textContent = formatDuration(point.seconds);
           cell.time.dataset.seconds = String(point.seconds);
+          if (point.low !== undefined && point.high !== undefined) {
+            // The spread of its repeated timings, fastest to slowest (or 10th to 90th percentile).
+            htmlElement('span', { class: 'measured-spread' }, ` (${formatDuration(point.low)}\u2013${formatDuration(point.high)}, ${point.timings}\u00d7)`, cell.time);
+          }
           cell.memory.textContent = formatBytes(point.bytes);
           cell.memory.dataset.bytes = String(point.bytes);
         }

@@ -50,8 +50,23 @@ export function drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, 
   const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
   const joined = s.line !== false;
   const path = svgElement('path', { d: joined ? d : '', class: `plot-line plot-series-${index}` }, lines);
+  // A spread per point (s.low, s.high: e.g. the fastest and slowest of repeated timings), drawn
+  // as a vertical whisker through the point.
+  if (s.low && s.high) {
+    Array.from(s.x).forEach((xv, i) => {
+      const [low, high] = [s.low[i], s.high[i]];
+      if (!(Number.isFinite(low) && Number.isFinite(high)) || (yScale === 'log10' && !(low > 0)) || (xScale !== 'linear' && !(xv > 0))) return;
+      const px = x(xv).toFixed(2);
+      for (const [x1, x2, y1, y2] of [[px, px, y(low), y(high)], [x(xv) - 3, x(xv) + 3, y(low), y(low)], [x(xv) - 3, x(xv) + 3, y(high), y(high)]]) {
+        svgElement('line', { x1, x2, y1: Number(y1).toFixed(2), y2: Number(y2).toFixed(2), class: `plot-spread plot-series-${index}` }, lines);
+      }
+    });
+  }
   const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
-  for (const [xv, yv] of points) {
+  // dots: 'last' marks only the newest point of a long joined curve (a curve redrawn many times
+  // a second, as the learn figure's, would otherwise make a circle per point each time).
+  const dotted = s.dots === 'last' && joined ? points.slice(-1) : points;
+  for (const [xv, yv] of dotted) {
     svgElement('circle', {
       cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
     }, lines);
