@@ -43,7 +43,7 @@ TEST(LearnFloat32, GradientsAndLossMatchFloat64) {
           const Projections& w = session.projections(which);
           const Evaluation want = evaluate(session.data(), w, divisor);
           evaluate_f32(stacked, narrowed(w), static_cast<float>(divisor), buffers, out);
-          SCOPED_TRACE(testing::Message() << "task " << static_cast<int>(task) << ", dk " << dk << ", round " << round
+          SCOPED_TRACE(::testing::Message() << "task " << static_cast<int>(task) << ", dk " << dk << ", round " << round
                                           << (which == Scaling::ByRootDk ? ", scaled" : ", unscaled"));
           EXPECT_LT(relative(out.gradients.W_Q.cast<double>(), want.gradients.W_Q), 1e-4);
           EXPECT_LT(relative(out.gradients.W_K.cast<double>(), want.gradients.W_K), 1e-4);
@@ -86,7 +86,7 @@ TEST(LearnFloat32, ReachesTheTargetAtTheSameStepWithinTwoPercent) {
       const int cap = 3000;
       const std::optional<int> want = reached(f64, which, target, cap);
       const std::optional<int> got = reached(f32, which, target, cap);
-      SCOPED_TRACE(testing::Message() << "task " << static_cast<int>(c.task) << ", dk " << c.dk << ", rate " << c.rate
+      SCOPED_TRACE(::testing::Message() << "task " << static_cast<int>(c.task) << ", dk " << c.dk << ", rate " << c.rate
                                       << (which == Scaling::ByRootDk ? ", scaled" : ", unscaled"));
       ASSERT_EQ(want.has_value(), got.has_value()) << "float64 " << want.value_or(-1) << ", float32 " << got.value_or(-1);
       if (want) EXPECT_LE(std::abs(*got - *want), std::max(1.0, 0.02 * *want)) << "float64 " << *want << ", float32 " << *got;
