@@ -23,6 +23,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CHROMIUM_PATH, launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
+import { DESKTOP, joined, openPage, pressAll, round, summary } from './bench-page-probe.mjs';
+import { learnMarkdown, measureLearn } from './bench-page-learn.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const WEB_ROOT = join(ROOT, 'build/web');
@@ -31,76 +33,6 @@ const args = process.argv.slice(2);
 const EVENTS = Number(args[args.indexOf('--events') + 1]) || 500;
 const LEARN_ONLY = args.includes('--learn-only');
 const LIGHTHOUSE = !args.includes('--no-lighthouse') && !LEARN_ONLY;
-const DESKTOP = { viewport: { width: 1280, height: 900 } };
-
-// Installed before the page's own scripts: frame latency per key press, long tasks, mounts.
-function instrument() {
-  const probe = { latencies: [], longTasks: [], mounts: [], ready: null };
-  window.benchProbe = probe;
-  // Per key press, two numbers:
-  //   latency  from the press (its event time) to the first moment after the next frame was
-  //            produced: a rAF callback runs just before the frame's style, layout and paint, and
-  //            a message posted from it is handled after them. This includes the wait for the
-  //            display's next frame (60 Hz here), which the page does not control.
-  //   work     the part the page does control: the press's wait to be handled, the handlers (up
-  //            to the last keydown/input/change listener, on window in the bubbling phase, so
-  //            after the figures' own), and that frame's rAF callbacks, style, layout and paint.
-  probe.work = [];
-  let current = null;
-  document.addEventListener('keydown', (event) => {
-    const press = { pressed: event.timeStamp, handled: performance.now(), frame: 0 };
-    current = press;
-    requestAnimationFrame(() => {
-      press.frame = performance.now();
-      const channel = new MessageChannel();
-      channel.port1.onmessage = () => {
-        const done = performance.now();
-        probe.latencies.push(done - press.pressed);
-        probe.work.push(Math.min(done - press.pressed, (press.handled - press.pressed) + (done - press.frame)));
-      };
-      channel.port2.postMessage(null);
-    });
-  }, true);
-  for (const type of ['keydown', 'input', 'change']) {
-    window.addEventListener(type, () => { if (current) current.handled = performance.now(); });
-  }
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name === 'attention-lab:figure-mounted') probe.mounts.push({ name: entry.detail, at: entry.startTime });
-      if (entry.name === 'attention-lab:all-mounted') probe.ready = entry.startTime;
-    }
-  }).observe({ type: 'mark', buffered: true });
-  probe.mountTimes = {};
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name.startsWith('attention-lab:mount ')) probe.mountTimes[entry.name.slice(20)] = entry.duration;
-    }
-  }).observe({ type: 'measure', buffered: true });
-}
-
-const quantile = (values, q) => {
-  if (!values.length) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-};
-const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
-
-async function openPage(browser, url, cpuSlowdown = 1, { embed = false } = {}) {
-  const context = await browser.newContext(DESKTOP);
-  const page = await context.newPage();
-  await page.addInitScript(instrument);
-  if (cpuSlowdown > 1) {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-  }
-  await page.goto(url);
-  if (embed) await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 120000 });
-  else await page.waitForFunction(() => window.benchProbe.ready !== null, null, { timeout: 120000 });
-  return { page, context };
-}
 
 /** Navigation → first figure usable and → all mounted; long tasks up to then. */
 async function measureLoad(browser, url, cpuSlowdown) {
@@ -120,33 +52,6 @@ async function measureLoad(browser, url, cpuSlowdown) {
     blockingWhileMountingMs: round(during.reduce((sum, t) => sum + Math.max(0, t.duration - 50), 0)),
     slowestMounts: Object.entries(probe.mountTimes).sort((a, b) => b[1] - a[1]).slice(0, 4)
       .map(([name, ms]) => `${name} ${round(ms)} ms`),
-  };
-}
-
-/**
- * Presses `keys` in turn on the focused control, one frame each; returns
- * { latencies, work } (ms), one entry per press.
- */
-async function pressAll(page, keys) {
-  const before = await page.evaluate(() => window.benchProbe.latencies.length);
-  for (const key of keys) {
-    const count = await page.evaluate(() => window.benchProbe.latencies.length);
-    await page.keyboard.press(key);
-    await page.waitForFunction((n) => window.benchProbe.latencies.length > n, count, { polling: 'raf' });
-  }
-  return page.evaluate((n) => ({ latencies: window.benchProbe.latencies.slice(n), work: window.benchProbe.work.slice(n) }), before);
-}
-
-// Presses of several pressAll() calls, as one.
-const joined = (runs) => ({ latencies: runs.flatMap((r) => r.latencies), work: runs.flatMap((r) => r.work) });
-
-function summary({ latencies, work }) {
-  return {
-    events: latencies.length,
-    medianMs: round(quantile(latencies, 0.5)),
-    p95Ms: round(quantile(latencies, 0.95)),
-    workMedianMs: round(quantile(work, 0.5)),
-    workP95Ms: round(quantile(work, 0.95)),
   };
 }
 
@@ -215,100 +120,6 @@ async function measureInput(browser, url) {
     longTasksAfterLoad: after.length,
     longestTaskAfterLoadMs: round(Math.max(0, ...after.map((t) => t.duration))),
   };
-}
-
-/** Reads the learn figure's step counter (thin spaces between thousands). */
-const learnSteps = (root) => root.getByLabel('steps taken').innerText().then((t) => Number(t.replaceAll('\u2009', '')));
-
-/**
- * The learn figure while it trains: steps in the embed in the first 5 s after Start at d_k = 256
- * (and where it trained), then on the page, τ key presses with the learn figure on screen, idle
- * and while it trains, and the long tasks while it trains.
- */
-async function measureLearn(browser, serverUrl) {
-  const embed = await openPage(browser, new URL('embed.html?figure=learn&dk=256', serverUrl).href, 1, { embed: true });
-  const inWorker = embed.page.workers().some((worker) => /learn-worker/.test(worker.url()));
-  const started = await embed.page.evaluate(() => performance.now());
-  await embed.page.getByRole('button', { name: 'Start', exact: true }).click();
-  const stepsAt = [];
-  for (const seconds of [1, 2, 3, 4, 5]) {
-    await embed.page.waitForFunction((at) => performance.now() >= at, started + seconds * 1000, { polling: 20 });
-    stepsAt.push(await learnSteps(embed.page));
-  }
-  const embedProbe = await embed.page.evaluate(() => window.benchProbe);
-  await embed.context.close();
-  const embedLong = embedProbe.longTasks.filter((task) => task.start > started);
-
-  // The page at d_k = 512 with a small rate, so that a run lasts through every press.
-  const { page, context } = await openPage(browser, new URL('index.html?learn.dk=512&learn.lr=0.05', serverUrl).href);
-  const learn = page.locator('#figure-learn');
-  const tau = page.locator('#figure-temperature').getByLabel('temperature \u03c4', { exact: true });
-  // The learn figure on screen (so it draws), the τ slider focused without scrolling to it.
-  await learn.locator('.learn-plots').scrollIntoViewIfNeeded();
-  await tau.evaluate((node) => node.focus({ preventScroll: true }));
-  const count = Math.min(EVENTS, 300);
-  const keys = Array.from({ length: count }, (_, i) => (Math.floor(i / 10) % 2 ? 'ArrowLeft' : 'ArrowRight'));
-  await page.waitForTimeout(300);
-  const idleFrom = await page.evaluate(() => performance.now());
-  const idle = await pressAll(page, keys);
-  const idleTo = await page.evaluate(() => performance.now());
-  const playButton = learn.locator('.learn-primary');
-  const trainingFrom = await page.evaluate(() => performance.now());
-  await playButton.evaluate((button) => button.click()); // Start, leaving the focus on τ
-  await page.waitForTimeout(300);
-  const trainingRuns = [];
-  for (let i = 0; i < keys.length; i += 20) {
-    if ((await playButton.innerText()) === 'Start') await playButton.evaluate((button) => button.click());
-    trainingRuns.push(await pressAll(page, keys.slice(i, i + 20)));
-  }
-  const trainedSteps = await learnSteps(learn);
-  const trainingTo = await page.evaluate(() => performance.now());
-  await playButton.evaluate((button) => button.click()); // Pause
-  const probe = await page.evaluate(() => window.benchProbe);
-  await context.close();
-  const during = probe.longTasks.filter((task) => task.start >= trainingFrom && task.start <= trainingTo);
-  // The same count over the idle presses: on a shared machine some long tasks are the machine's.
-  const idleLong = probe.longTasks.filter((task) => task.start >= idleFrom && task.start <= idleTo);
-  const idleSummary = summary(idle);
-  const trainingSummary = summary(joined(trainingRuns));
-  return {
-    embed: { dk: 256, where: inWorker ? 'worker' : 'page', stepsAtSeconds: stepsAt, stepsIn5s: stepsAt[4],
-      longTasks: embedLong.length, longestTaskMs: round(Math.max(0, ...embedLong.map((t) => t.duration))) },
-    page: {
-      dk: 512, learnStepsWhilePressing: trainedSteps,
-      idle: idleSummary, training: trainingSummary,
-      workRatio: round(trainingSummary.workMedianMs / idleSummary.workMedianMs, 2),
-      longTasksWhileIdle: idleLong.length,
-      longestTaskWhileIdleMs: round(Math.max(0, ...idleLong.map((t) => t.duration))),
-      longTasksWhileTraining: during.length,
-      longestTaskWhileTrainingMs: round(Math.max(0, ...during.map((t) => t.duration))),
-    },
-  };
-}
-
-function learnMarkdown(learn) {
-  const e = learn.embed;
-  const p = learn.page;
-  const met = (ok) => (ok ? 'met' : 'missed');
-  return [
-    '', '### Watch it learn, while it trains',
-    '',
-    `In the embed at d_k = ${e.dk} (training in ${e.where === 'worker' ? 'its Web Worker' : 'slices on the page'}): `
-      + `${e.stepsAtSeconds.map((n, i) => `${n} steps at ${i + 1} s`).join(', ')}; `
-      + `${e.longTasks} long tasks (longest ${e.longestTaskMs} ms). Budget ≥ 2,500 steps in 5 s: ${met(e.stepsIn5s >= 2500)}.`,
-    '',
-    `On the page, the learn figure on screen at d_k = ${p.dk} (${p.learnStepsWhilePressing} steps while the keys were pressed), τ key presses:`,
-    '',
-    '| τ key presses | next frame, median | p95 | work, median | p95 |',
-    '| --- | --- | --- | --- | --- |',
-    `| learn figure idle (${p.idle.events}) | ${p.idle.medianMs} ms | ${p.idle.p95Ms} ms | ${p.idle.workMedianMs} ms | ${p.idle.workP95Ms} ms |`,
-    `| learn figure training (${p.training.events}) | ${p.training.medianMs} ms | ${p.training.p95Ms} ms | ${p.training.workMedianMs} ms | ${p.training.workP95Ms} ms |`,
-    '',
-    `Work while training ÷ idle (medians): ${p.workRatio}× (budget ≤ 1.2×: ${met(p.workRatio <= 1.2)}). `
-      + `Long tasks (> 50 ms) while training: ${p.longTasksWhileTraining}, longest ${p.longestTaskWhileTrainingMs} ms `
-      + `(budget none: ${met(p.longTasksWhileTraining === 0)}); over the same presses idle: ${p.longTasksWhileIdle}, `
-      + `longest ${p.longestTaskWhileIdleMs} ms.`,
-  ].join('\n');
 }
 
 async function lighthouse(url, formFactor) {
@@ -396,7 +207,7 @@ const chromium = await launchChromium();
 const chromiumVersion = chromium.browser.version();
 try {
   if (LEARN_ONLY) {
-    const learn = await measureLearn(chromium.browser, server.url);
+    const learn = await measureLearn(chromium.browser, server.url, EVENTS);
     console.log(JSON.stringify(learn, null, 2));
     console.log(learnMarkdown(learn));
     process.exit(0);
@@ -405,7 +216,7 @@ try {
   for (const slowdown of [1, 6]) load.push(await measureLoad(chromium.browser, url, slowdown));
   const input = await measureInput(chromium.browser, url);
   input.baseline = await measureBaseline(chromium.browser);
-  const learn = await measureLearn(chromium.browser, server.url);
+  const learn = await measureLearn(chromium.browser, server.url, EVENTS);
   await chromium.close();
   const lighthouseRows = [];
   if (LIGHTHOUSE) for (const formFactor of ['mobile', 'desktop']) lighthouseRows.push(await lighthouse(url, formFactor));

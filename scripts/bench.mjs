@@ -23,7 +23,6 @@
 // each kind accepts under one call's work limit, timed and printed (scripts/bench-limits.mjs))
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname } from 'node:path';
@@ -31,7 +30,9 @@ import { matrix } from '../cpp/bindings/attention-lab.js';
 import { createHeapCalls } from '../cpp/bindings/js/heap-calls.js';
 import { NO_MATRIX, readMatrix } from '../cpp/bindings/js/read-matrix.js';
 import { buildDir, loadLab } from '../tests/js/load-lab.mjs';
-import { attentionModel } from './onnx-attention.mjs';
+import { onnxAttention, tfjsAttention } from './bench-peers.mjs';
+import { agree, asFloat32, plainAttention, randomMatrix } from './bench-reference.mjs';
+import { writeReport } from './bench-report.mjs';
 
 if (process.argv.includes('--limits')) {
   await (await import('./bench-limits.mjs')).printLimitRows();
@@ -63,42 +64,6 @@ if (!small) {
   ort.env.wasm.numThreads = 1;
   ort.env.wasm.simd = true;
   ort.env.wasm.wasmPaths = `${dirname(require.resolve('onnxruntime-web'))}/`;
-}
-
-function randomMatrix(rows, cols, seed, Type = Float64Array) {
-  let x = seed;
-  const data = new Type(rows * cols);
-  for (let i = 0; i < data.length; i++) {
-    x = (x * 1103515245 + 12345) % 2147483648;
-    data[i] = x / 2147483648 - 0.5;
-  }
-  return { rows, cols, data };
-}
-const asFloat32 = (m) => ({ rows: m.rows, cols: m.cols, data: Float32Array.from(m.data) });
-
-/** Attention as plain JavaScript loops over Float64Arrays: the peer a web developer writes. */
-function plainAttention(Q, K, V) {
-  const n = Q.rows, m = K.rows, d = Q.cols, dv = V.cols;
-  const q = Q.data, k = K.data, v = V.data;
-  const scale = 1 / Math.sqrt(d);
-  const weights = new Float64Array(n * m);
-  const output = new Float64Array(n * dv);
-  for (let i = 0; i < n; i++) {
-    let top = -Infinity;
-    for (let j = 0; j < m; j++) {
-      let s = 0;
-      for (let c = 0; c < d; c++) s += q[i * d + c] * k[j * d + c];
-      weights[i * m + j] = s * scale;
-      if (s * scale > top) top = s * scale;
-    }
-    let sum = 0;
-    for (let j = 0; j < m; j++) sum += (weights[i * m + j] = Math.exp(weights[i * m + j] - top));
-    for (let j = 0; j < m; j++) {
-      const w = (weights[i * m + j] /= sum);
-      for (let c = 0; c < dv; c++) output[i * dv + c] += w * v[j * dv + c];
-    }
-  }
-  return { weights: { rows: n, cols: m, data: weights }, output: { rows: n, cols: dv, data: output } };
 }
 
 // The raw exports through the same heap protocol as the JS API (cpp/bindings/js/heap-calls.js),
@@ -137,39 +102,6 @@ function rawMultiHead({ X, WQ, WK, WV, WO }, heads) {
   }, core._al_multi_head);
 }
 
-function tfjsAttention(Q, K, V) {
-  const { rows: n, cols: d } = Q;
-  const root = Math.sqrt(d);
-  return () => {
-    const out = tf.tidy(() => {
-      const q = tf.tensor2d(Q.data, [n, d]), k = tf.tensor2d(K.data, [K.rows, d]), v = tf.tensor2d(V.data, [V.rows, V.cols]);
-      return tf.matMul(tf.softmax(tf.div(tf.matMul(q, k, false, true), root)), v);
-    });
-    const data = out.dataSync();
-    out.dispose();
-    return data;
-  };
-}
-
-async function onnxAttention(Q, K, V) {
-  const session = await ort.InferenceSession.create(attentionModel(Q.rows, K.rows, Q.cols, V.cols), {
-    executionProviders: ['wasm'], graphOptimizationLevel: 'all',
-  });
-  const tensor = (x) => new ort.Tensor('float32', x.data, [x.rows, x.cols]);
-  return async () => (await session.run({ Q: tensor(Q), K: tensor(K), V: tensor(V) })).O.data;
-}
-
-// Every implementation's output at a size, against the float64 core: a table of wrong numbers
-// would time nothing worth timing.
-function agree(name, got, expected, tolerance) {
-  let largest = 0, worst = 0;
-  for (let i = 0; i < expected.length; i++) {
-    largest = Math.max(largest, Math.abs(expected[i]));
-    worst = Math.max(worst, Math.abs(got[i] - expected[i]));
-  }
-  if (!(worst <= tolerance * largest)) throw new Error(`${name}: its output is off by ${worst} (of ${largest})`);
-}
-
 // ---- the cases ------------------------------------------------------------------------------
 const IMPLEMENTATIONS = ['wasm float64', 'wasm float32 SIMD', 'wasm float32 SIMD, output only', 'wasm streaming float32', 'plain JS (Float64Array)',
   'tfjs-backend-wasm', 'onnxruntime-web'];
@@ -179,7 +111,7 @@ for (const [n, d] of SIZES) {
   const Q = randomMatrix(n, d, 1), K = randomMatrix(n, d, 2), V = randomMatrix(n, d, 3);
   const Qf = asFloat32(Q), Kf = asFloat32(K), Vf = asFloat32(V);
   const reference = lab.attention(Q, K, V).output.data;
-  const onnx = await onnxAttention(Qf, Kf, Vf);
+  const onnx = await onnxAttention(ort, Qf, Kf, Vf);
   const runs = {
     'wasm float64': () => lab.attention(Q, K, V).output.data,
     'wasm float32 SIMD': () => lab.attention(Qf, Kf, Vf).output.data,
@@ -187,7 +119,7 @@ for (const [n, d] of SIZES) {
     'wasm float32 SIMD, output only': () => lab.attention(Qf, Kf, Vf, { results: 'output' }).output.data,
     'wasm streaming float32': () => lab.streamingAttention(Qf, Kf, Vf).output.data,
     'plain JS (Float64Array)': () => plainAttention(Q, K, V).output.data,
-    'tfjs-backend-wasm': tfjsAttention(Qf, Kf, Vf),
+    'tfjs-backend-wasm': tfjsAttention(tf, Qf, Kf, Vf),
     'onnxruntime-web': onnx,
   };
   for (const name of IMPLEMENTATIONS) {
@@ -278,8 +210,6 @@ for (const report of nativeRuns) {
 const NATIVE_FORMS = [['native float64 (Eigen)', 'f64_direct'], ['native float32', 'f32_direct'], ['native streaming float32', 'f32_streaming']];
 
 // ---- the report ------------------------------------------------------------------------------
-const format = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
-const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '');
 const rows = [];
 for (const [n, d] of SIZES) {
   const flops = 4 * n * n * d;
@@ -356,122 +286,4 @@ const kernels = existsSync(kernelsDriver)
 const pagePath = 'build/bench/page.json';
 const page = existsSync(pagePath) ? JSON.parse(readFileSync(pagePath, 'utf8')) : null;
 
-// For each budget this run missed, by how much and where the time goes, from this run's rows.
-function whyMissed() {
-  const t = budgetTime;
-  const missed = (call) => budgets.find((b) => b.call.startsWith(call))?.met === false;
-  const out = [];
-  if (missed('attention, n = m = 8')) {
-    const floor = t.eightRaw + t.buffer8;
-    const natively = native.has('f64_direct/8/16') ? ` (natively the whole call takes ${format(native.get('f64_direct/8/16'))})` : '';
-    out.push(`- **attention 8×16, ${format(t.eight)} against 2 µs.** Two parts of it no binding removes: the core's own ` +
-      `work, ${format(t.eightRaw)}${natively}, and the one fresh ` +
-      `buffer the caller gets its four results in, ${format(t.buffer8)} (V8 makes every ArrayBuffer outside its heap). ` +
-      `Those two alone are ${format(floor)}; the other ${format(Math.max(0, t.eight - floor))} is reading and checking the ` +
-      'arguments and copying the data in and out.');
-  }
-  if (missed('multiHead, toy sentence 8×16, h = 4')) {
-    const floor = t.multiHeadRaw + t.buffer18;
-    out.push(`- **multiHead at h = 4, ${format(t.multiHead)} against 6 µs.** The core's work is ${format(t.multiHeadRaw)} ` +
-      `(three projections, four heads, the output projection: about 10,000 multiply-adds in float64) and the buffer ` +
-      `for its 18 result matrices (1,152 numbers) ${format(t.buffer18)}: ${format(floor)} before a single argument is read.`);
-  }
-  if (missed('attention 8×16 through the JS API, speed-up')) {
-    const asked = t.eightPlain / 3;
-    const floor = t.eightRaw + t.buffer8;
-    out.push(`- **3× plain JS at 8×16.** Plain JS loops took ${format(t.eightPlain)} in this run, so 3× asks for ` +
-      `${format(asked)}: ${asked < floor ? 'under the floor above' : `the call took ${format(t.eight - asked)} more`}.`);
-  }
-  if (missed('float32 SIMD at n = 256, speed-up over the faster peer')) {
-    out.push(`- **float32 at n = 256 with every result.** It hands back the raw scores, the scaled scores and the ` +
-      'weights besides the output: 3·n² floats (768 KiB) formed, checked and copied out, which the peers never ' +
-      `make. With results: 'output', the work the peers do, it is ${ratio(budgets.find((b) => b.call.includes('output only'))?.value)} the faster peer.`);
-  }
-  const input = page?.input;
-  if (input) {
-    for (const [name, row] of [['the τ slider', input.tau], ['the head split to h = 8', input.headsToEight],
-      ['the width experiment\'s keys slider', input.widthExperimentKeys]]) {
-      if (!row || (row.workMedianMs <= 8 && row.workP95Ms <= 16)) continue;
-      out.push(`- **Key presses on ${name}: ${row.workMedianMs} ms of work (median), ${row.workP95Ms} ms (p95).** ` +
-        `An empty page's press costs ${input.baseline?.workMedianMs} ms here; the rest is the figure's handler (the core's ` +
-        'part of it is microseconds) and its frame\'s style, layout and paint of the SVG charts.');
-    }
-  }
-  if (!out.length) return [];
-  return ['### Where this run missed a budget, and why', '',
-    `(The machine is shared: its load average was ${machine.load_average_1_5_15[0].join(' ')} at the start; the same rows vary by up to 40 % between runs.)`, '',
-    ...out, ''];
-}
-
-const lines = [
-  '# Performance',
-  '',
-  'Measured by `npm run bench` (scripts/bench.sh → scripts/bench.mjs): one node process, every row',
-  'interleaved pass by pass; the median CPU time of one call in a pass, best of',
-  `${PASSES} pass${PASSES === 1 ? '' : 'es'}. GFLOP/s counts 4·n·m·d; n = m. "× native" is the time over native float32`,
-  '(the same core compiled natively, Google Benchmark); "× faster peer" is the faster peer\'s time over',
-  'this row\'s (above 1: faster than both peers). The WebAssembly rows go through the public JS API,',
-  'with the data in and out of every call; the peers likewise build their input tensors and read',
-  'their output on every call.',
-  '',
-  `- date: ${machine.date}`,
-  `- machine: ${machine.cores} × ${machine.cpu}, ${machine.memory_gib} GiB, Linux ${machine.kernel} (shared with other jobs)`,
-  `- load average (1, 5, 15 min) at the start and after each pass: ${machine.load_average_1_5_15.map((l) => l.join(' ')).join('; ')}`,
-  `- node ${machine.node}; ${machine.emscripten}; native ${machine.native_compiler}, Google Benchmark ${machine.google_benchmark}`,
-  '- native build: CMake Release (-O3), no -march: SSE2, the same 4 float32 lanes as WebAssembly SIMD',
-  `- ${Object.entries(machine.versions).map(([p, v]) => `${p} ${v}`).join(', ')} (onnxruntime-web: wasm EP, 1 thread, SIMD)`,
-  '',
-  '## Attention, softmax(Q Kᵀ / √d) V',
-  '',
-  '| n | d | implementation | median | GFLOP/s | × native | × faster peer |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((r) => `| ${r.n} | ${r.d} | ${r.implementation} | ${format(r.median_ms)} | ${r.gflops.toFixed(2)} | ${r.times_native_f32 === null ? '' : ratio(r.times_native_f32)} | ${ratio(r.speedup_over_faster_peer)} |`),
-  '',
-  '## Budgets: small calls and speed-ups',
-  '',
-  '| call | measured | budget | |',
-  '| --- | --- | --- | --- |',
-  ...budgets.map((b) => `| ${b.call.trim()} | ${b.value !== undefined ? ratio(b.value) : format(b.median_ms)} | ${b.budget_ms ? format(b.budget_ms) : (b.budget ?? '')} | ${b.met === null ? '' : b.met ? 'met' : 'missed'} |`),
-  '',
-  ...whyMissed(),
-  '## The kernels one by one (WebAssembly, n = m = 256, d = 64)',
-  '',
-  ...(kernels.length === 0 ? ['Not measured: build/wasm/attention_kernels_timing.cjs was not built.'] : [
-    '| kernel, set | median | GFLOP/s |',
-    '| --- | --- | --- |',
-    ...kernels.map((k) => `| ${k.form.replace(/^kernel /, '')} | ${format(k.median_ms)} | ${k.gflops ? k.gflops.toFixed(1) : ''} |`),
-  ]),
-  '',
-];
-// scripts/bench-page.mjs writes its rows both ways: page.md (its own section, taken as it is) and
-// page.json (kept in docs/performance.json).
-const pageText = existsSync('build/bench/page.md') ? readFileSync('build/bench/page.md', 'utf8').trim() : null;
-if (page && pageText) {
-  lines.push(pageText, '', `(From ${pagePath} and page.md, written by scripts/bench-page.mjs at ${page.date ?? 'an unknown time'}.)`);
-} else {
-  lines.push('## The page (headless Chromium)', '',
-    `Not measured in this run: ${pagePath} was not there (scripts/bench-page.mjs writes it).`);
-}
-// scripts/bench-learn.mjs: the learn figure's training speed and its steps to the target loss.
-const learnPath = 'build/bench/learn.json';
-const learn = existsSync(learnPath) ? JSON.parse(readFileSync(learnPath, 'utf8')) : null;
-lines.push('', '## Training (the learn figure, WebAssembly under node)', '');
-if (learn) {
-  const steps = (x) => (x === null ? 'not within 3,000' : x.toLocaleString('en-US'));
-  lines.push('Both copies, the figure\'s 8 tokens and 16 sequences, in pieces of 200 steps as the figure',
-    'asks for them; CPU time, best of the passes. The step before this form (per sequence, n×d×dk',
-    'products) ran 455 steps/s at d_k = 256; the goal is at least 2,000.', '',
-    'The figure trains in float32 (the SIMD kernels, sequences stacked); float64 is the reference.', '',
-    `| d_k | steps/s float64 | steps/s float32 | scaled: steps to loss < ${learn.target} (f64 / f32) | unscaled (f64 / f32) |`,
-    '| --- | --- | --- | --- | --- |',
-    ...learn.rows.map((r) => `| ${r.dk} | ${Math.round(r.stepsPerSecond).toLocaleString('en-US')} | `
-      + `${r.float32 ? Math.round(r.float32.stepsPerSecond).toLocaleString('en-US') : 'not measured'} | `
-      + `${steps(r.scaled)} / ${r.float32 ? steps(r.float32.scaled) : '—'} | ${steps(r.unscaled)} / ${r.float32 ? steps(r.float32.unscaled) : '—'} |`));
-} else {
-  lines.push(`Not measured in this run: ${learnPath} was not there (scripts/bench-learn.mjs writes it).`);
-}
-const report = `${lines.join('\n')}\n`;
-await mkdir('docs', { recursive: true });
-await writeFile('docs/performance.md', report);
-await writeFile('docs/performance.json', `${JSON.stringify({ machine, rows, budgets, kernels, page, learn }, null, 1)}\n`);
-console.log(report);
+await writeReport({ rows, budgets, budgetTime, kernels, machine, native, page, pagePath });
