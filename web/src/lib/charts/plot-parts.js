@@ -41,48 +41,71 @@ export function drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, { mar
 }
 
 /**
- * One series: its line (or its points alone, with line: false), a dot per point with its label
- * if it has one, into `lines`, and its item in the legend. Returns the line's path.
+ * Keeps `count` elements of one kind in `list` (the series' own array of them), making the
+ * missing ones in `group` and removing the extra: a redraw with as many points as the last one
+ * creates no element, it only sets attributes.
  */
-export function drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick }) {
+function keep(list, count, group, tag) {
+  while (list.length < count) list.push(svgElement(tag, {}, group));
+  while (list.length > count) list.pop().remove();
+  return list;
+}
+
+function setAll(element, attributes) {
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+}
+
+/**
+ * One series: its line (or its points alone, with line: false), a whisker per point with a
+ * spread, and a dot per point with its label if it has one, in the series' own group `slot`
+ * (made once by the plot, updated in place on every redraw). Returns the line's path.
+ */
+export function drawSeries(slot, s, index, { x, y, xScale, yScale, tick }) {
+  const parts = (slot.parts ??= { path: svgElement('path', {}, slot), spreads: [], dots: [], labels: [] });
   const points = Array.from(s.x, (xv, i) => [xv, s.y[i]])
     .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
   const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
   const joined = s.line !== false;
-  const path = svgElement('path', { d: joined ? d : '', class: `plot-line plot-series-${index}` }, lines);
+  setAll(parts.path, { d: joined ? d : '', class: `plot-line plot-series-${index}` });
   // A spread per point (s.low, s.high: e.g. the fastest and slowest of repeated timings), drawn
-  // as a vertical whisker through the point.
+  // as a vertical whisker through the point with a short cap at each end.
+  const whiskers = [];
   if (s.low && s.high) {
     Array.from(s.x).forEach((xv, i) => {
       const [low, high] = [s.low[i], s.high[i]];
       if (!(Number.isFinite(low) && Number.isFinite(high)) || (yScale === 'log10' && !(low > 0)) || (xScale !== 'linear' && !(xv > 0))) return;
-      const px = x(xv).toFixed(2);
-      for (const [x1, x2, y1, y2] of [[px, px, y(low), y(high)], [x(xv) - 3, x(xv) + 3, y(low), y(low)], [x(xv) - 3, x(xv) + 3, y(high), y(high)]]) {
-        svgElement('line', { x1, x2, y1: Number(y1).toFixed(2), y2: Number(y2).toFixed(2), class: `plot-spread plot-series-${index}` }, lines);
-      }
+      const px = x(xv);
+      whiskers.push([px, px, y(low), y(high)], [px - 3, px + 3, y(low), y(low)], [px - 3, px + 3, y(high), y(high)]);
     });
   }
+  keep(parts.spreads, whiskers.length, slot, 'line').forEach((line, k) => {
+    const [x1, x2, y1, y2] = whiskers[k];
+    setAll(line, { x1: x1.toFixed(2), x2: x2.toFixed(2), y1: y1.toFixed(2), y2: y2.toFixed(2), class: `plot-spread plot-series-${index}` });
+  });
   const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
   // dots: 'last' marks only the newest point of a long joined curve (a curve redrawn many times
   // a second, as the learn figure's, would otherwise make a circle per point each time).
   const dotted = s.dots === 'last' && joined ? points.slice(-1) : points;
-  for (const [xv, yv] of dotted) {
-    svgElement('circle', {
-      cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}`,
-    }, lines);
-    const text = labelOf.get(xv);
-    if (text) {
-      svgElement('text', {
-        x: x(xv).toFixed(2), y: (y(yv) - 4 - tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label',
-      }, lines).textContent = text;
-    }
-  }
+  keep(parts.dots, dotted.length, slot, 'circle').forEach((dot, k) => {
+    const [xv, yv] = dotted[k];
+    setAll(dot, { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}` });
+  });
+  const labelled = dotted.filter(([xv]) => labelOf.get(xv));
+  keep(parts.labels, labelled.length, slot, 'text').forEach((label, k) => {
+    const [xv, yv] = labelled[k];
+    setAll(label, { x: x(xv).toFixed(2), y: (y(yv) - 4 - tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label' });
+    label.textContent = labelOf.get(xv);
+  });
+  return parts.path;
+}
+
+/** The legend's item for one series: a swatch of its line (or its dot) and its name. */
+export function drawLegendItem(legend, s, index) {
   const item = htmlElement('li', {}, null, legend);
   const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
-  if (joined) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
+  if (s.line !== false) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
   else svgElement('circle', { cx: 12, cy: 4, r: 3.5, class: `plot-point plot-series-${index}` }, swatch);
   item.append(s.name);
-  return path;
 }
 
 /** Labelled dots drawn on top (e.g. where two curves cross), those inside the plot area. */

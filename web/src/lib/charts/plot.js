@@ -7,7 +7,7 @@ import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
-import { domainsOf, drawAnnotations, drawAxes, drawSeries } from './plot-parts.js';
+import { domainsOf, drawAnnotations, drawAxes, drawLegendItem, drawSeries } from './plot-parts.js';
 import { SCALES } from './plot-scales.js';
 
 // The plot is drawn in CSS px for the width it gets (see fit.js), no wider than MAX_WIDTH_REM,
@@ -93,6 +93,9 @@ export function createPlot(container, options) {
 
   let drawnSeries = null; // the last series drawn, for the Export menu
   let drawnPaths = [];
+  let drawnAxesKey = null;
+  let drawnLegendKey = null;
+  const slots = []; // one <g> per series, its elements updated in place
   registerPlot(wrapper, {
     name: options.exportName ?? label, svg, legend, xLabel, yLabel,
     drawn: () => ({ series: drawnSeries, paths: drawnPaths }),
@@ -128,10 +131,23 @@ export function createPlot(container, options) {
     const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([margin.top + plotHeight, margin.top]);
     marker.setScale(x, [xLow, xHigh]);
 
-    drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frame.now());
-    lines.replaceChildren();
-    legend.replaceChildren();
-    drawnPaths = series.map((s, index) => drawSeries({ lines, legend }, s, index, { x, y, xScale, yScale, tick }));
+    // Redrawn many times a second (a curve that grows while a model trains), the plot changes
+    // only what moved: the axes when their ticks or the frame change, the legend when the
+    // series do, and each series' elements in place (drawSeries).
+    const axesKey = JSON.stringify([xTicks, yTicks, xLow, xHigh, yLow, yHigh, frame.now()]);
+    if (axesKey !== drawnAxesKey) {
+      drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frame.now());
+      drawnAxesKey = axesKey;
+    }
+    const legendKey = JSON.stringify(series.map((s) => [s.name, s.line !== false]));
+    if (legendKey !== drawnLegendKey) {
+      legend.replaceChildren();
+      series.forEach((s, index) => drawLegendItem(legend, s, index));
+      drawnLegendKey = legendKey;
+    }
+    while (slots.length > series.length) slots.pop().remove();
+    while (slots.length < series.length) slots.push(svgElement('g', { class: 'plot-series' }, lines));
+    drawnPaths = series.map((s, index) => drawSeries(slots[index], s, index, { x, y, xScale, yScale, tick }));
     drawAnnotations(pointGroup, points, { x, y, tick }, frame.now());
     marker.place(markAt);
   }
