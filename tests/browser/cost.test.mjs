@@ -44,8 +44,8 @@ async function expectAmount(locator, value, unit, tolerance, what) {
   assert.ok(Math.abs(shown.value - value) <= tolerance, `${what}: got ${shown.value} ${shown.unit}, expected about ${value} ${unit}`);
 }
 
-/** The ViT sizes (n = 196, d = 768); with the preset's 12 heads, or the default's 8. */
-async function expectVit(view, heads = 8) {
+/** The ViT sizes (n = 196, d = 768, 12 heads by default, as the preset). */
+async function expectVit(view, heads = 12) {
   await expectAmount(view.qk, 29.5, 'M', 0.05, 'Q Kᵀ');
   await expectAmount(view.av, 29.5, 'M', 0.05, 'A·V');
   await expectAmount(view.projections, 462, 'M', 0.5, 'projections');
@@ -53,7 +53,7 @@ async function expectVit(view, heads = 8) {
 }
 
 /** The last valid results stay, said to be stale: the ViT numbers, struck through, and the note. */
-async function expectStale(view, heads = 8) {
+async function expectStale(view, heads = 12) {
   await expectVit(view, heads);
   assert.match(await view.figure.innerText(), /These numbers are for the last valid inputs: fix the field marked in red/);
   assert.ok(await view.figure.locator('.cost-results-stale').count() === 1, 'the results are marked stale');
@@ -228,11 +228,13 @@ test('the figure fits a 375 px phone screen', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('the default h accepts d_model = 512, and one head reads "× 1 head"', async () => {
+test('d_model = 512 does not take the default 12 heads; 8 do, and one head reads "× 1 head"', async () => {
   const { page, problems } = await session.openPage();
   const view = costFigure(page);
   await view.d.fill('512');
-  assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, `the default h = ${await view.h.inputValue()} divides 512`);
+  assert.match(await view.alerts.filter({ hasText: /\S/ }).innerText(), /h = 12 must divide d_model = 512/);
+  await view.h.fill('8');
+  assert.equal(await view.alerts.filter({ hasText: /\S/ }).count(), 0, 'h = 8 divides 512');
   await expectAmount(view.parameters, 1048576, '', 0, 'parameters at d = 512');
   await view.h.fill('1');
   const note = await view.allHeads.locator('xpath=..').innerText();

@@ -178,15 +178,15 @@ test('el.ready gives the figure even when awaited long after attention-figure:re
 });
 
 test('a note that settings do not fit goes once they fit, and the one moved returns to what was asked', async () => {
-  // h = 8 (its default) does not divide d = 7: h is moved to 7, with a note about h and d.
+  // h = 12 (its default) does not divide d = 7: h is moved to 7, with a note about h and d.
   const { page, context, problems } = await openHost(session, `${SCRIPT}<attention-figure name="cost" d="7"></attention-figure>`);
   await elementsReady(page);
   const figure = page.locator('attention-figure');
-  assert.match((await elementNotices(figure)).join(' | '), /^This element asked for settings that do not fit together: h = 8 does not divide d = 7.*using h = 7/);
+  assert.match((await elementNotices(figure)).join(' | '), /^This element asked for settings that do not fit together: h = 12 does not divide d = 7.*using h = 7/);
   assert.equal((await figure.evaluate((e) => e.settings)).h, 7);
-  await figure.evaluate((element) => element.setAttribute('d', '512'));
+  await figure.evaluate((element) => element.setAttribute('d', '768'));
   assert.deepEqual(await eventually(() => elementNotices(figure), []), [], 'd fixed: the note goes');
-  assert.deepEqual(await eventually(() => figure.evaluate((e) => [e.settings.d, e.settings.h]), [512, 8]), [512, 8], 'h is back at the 8 asked for');
+  assert.deepEqual(await eventually(() => figure.evaluate((e) => [e.settings.d, e.settings.h]), [768, 12]), [768, 12], 'h is back at the 12 asked for');
   assert.equal(await figure.getAttribute('h'), null, 'no h attribute was written');
   assert.deepEqual(problems, []);
   await context.close();

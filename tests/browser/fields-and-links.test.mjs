@@ -54,7 +54,7 @@ test('a link whose settings do not fit together is resolved with a notice, on th
   const embed = await page.context().newPage();
   for (const [search, expected] of [
     ['?figure=cost&h=7', /h = 7 does not divide d = 768.*using h = 6\b/],
-    ['?figure=cost&d=7', /h = 8 does not divide d = 7.*using h = 7\b/],
+    ['?figure=cost&d=7', /h = 12 does not divide d = 7.*using h = 7\b/],
     ['?figure=temperature&tau=3&tau=0.5', /gives tau 2 times \(3, 0\.5\); using the first, 3\./],
   ]) {
     await embed.goto(new URL(`embed.html${search}`, session.url).href);
@@ -197,7 +197,7 @@ test('<attention-figure> with settings that do not fit together starts resolved,
   await elementsReady(host.page);
   const [cost, heads] = await host.page.locator('attention-figure').all();
   const said = async (element) => element.evaluate((e) => [...e.shadowRoot.querySelectorAll('.notices li')].map((li) => li.textContent).join(' | '));
-  assert.match(await said(cost), /^This element asked for settings that do not fit together: h = 8 does not divide d = 7.*using h = 7/);
+  assert.match(await said(cost), /^This element asked for settings that do not fit together: h = 12 does not divide d = 7.*using h = 7/);
   assert.equal((await cost.evaluate((e) => e.settings)).h, 7);
   assert.deepEqual(await badReadouts(cost), []);
   assert.match(await said(heads), /head = 5 is past the last head at k = 1.*using head = 1/);

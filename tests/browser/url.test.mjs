@@ -47,9 +47,10 @@ function query(values, hash = '') {
   return `?${params}${hash}`;
 }
 
-// Second values that also fit together (the cost figure's h must divide d_model: h = 9 needs a
-// d_model that 9 divides, and 8 too, so that taking either key out still changes the view).
-const FIT_TOGETHER = { cost: { 'cost.d': 792 } };
+// Second values that also fit together (the cost figure's h must divide d_model: h = 13, one
+// past the default, needs a d_model that 13 divides, and 12 too, so that taking either key out
+// still changes the view).
+const FIT_TOGETHER = { cost: { 'cost.d': 936 } };
 
 // What every figure looks like by default, and its settings: read once.
 let catalogue = null;

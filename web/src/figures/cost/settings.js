@@ -5,8 +5,10 @@
 // n = 10^12, is moved to the nearest setting that computes, and the store says so.
 
 export const LARGEST = 1e12; // the store's ceiling for every count; far beyond any real layer
-// h = 8 divides every width a learner is likely to try (512, 768, 1024, …); 12 rejects 512.
-const DEFAULTS = { n: 196, m: 196, d: 768, h: 8, bytes: '4', same: true };
+// The defaults are the "ViT image" preset the prose names (ViT-Base: 196 patches, d_model 768,
+// 12 heads). A link to a width 12 does not divide (512, say) moves h to its nearest divisor, with a
+// note; typed into the field, the width waits with a message until h fits.
+const DEFAULTS = { n: 196, m: 196, d: 768, h: 12, bytes: '4', same: true };
 export const BYTE_CHOICES = [
   { value: '2', text: '2 (16-bit floats)' },
   { value: '4', text: '4 (32-bit floats)' },
