@@ -81,7 +81,7 @@ function rangeHint(key, schema) {
     const range = schema.min !== undefined && schema.max !== undefined ? ` from ${schema.min} to ${schema.max}` : '';
     return `${kind}${range}; ${def} by default`;
   }
-  return `${def} by default`;
+  return `one of ${schema.values.map((value) => state.textOf(key, value)).join(', ')}; ${def} by default`;
 }
 
 function settingControl(parent, { key, schema, short }) {
@@ -285,5 +285,11 @@ form.addEventListener('submit', (event) => event.preventDefault());
 for (const name of Object.keys(FIGURES)) htmlElement('option', { value: name }, FIGURE_TITLES[name] ?? name, figurePicker);
 const asked = new URLSearchParams(location.search).get('figure');
 figurePicker.value = Object.hasOwn(FIGURES, asked ?? '') ? asked : Object.keys(FIGURES)[0];
-figurePicker.addEventListener('change', () => pickFigure(figurePicker.value));
+figurePicker.addEventListener('change', () => {
+  pickFigure(figurePicker.value);
+  // The address names the figure, so a reload or a bookmark comes back to it.
+  const url = new URL(location.href);
+  url.searchParams.set('figure', figurePicker.value);
+  history.replaceState(null, '', url);
+});
 pickFigure(figurePicker.value);
