@@ -3,7 +3,7 @@
 // the real embed at those choices, the iframe and element code must carry them, and the LMS
 // button must hand over a SCORM 1.2 zip that launches the figure at them. The page must have
 // no axe violations at 375 and 1280 px in both schemes, load nothing from another origin and
-// log no console error, under the page's CSP.
+// log no console error, under the page's CSP; every choice is reached and made from the keyboard.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -118,6 +118,32 @@ test('a typed number the page cannot read is refused; one out of range is clampe
     await tau.press('Tab');
     assert.equal(await tau.inputValue(), '100');
     assert.match(await page.locator('#author-notices').innerText(), /tau/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('from the keyboard: every choice and button is reached by Tab, and a choice made by keys applies', async () => {
+  const { page, context, problems } = await openAuthor({ search: '?figure=heads', contextOptions: PHONE });
+  try {
+    const reached = [];
+    for (let i = 0; i < 40; i += 1) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => {
+        const el = document.activeElement;
+        return el?.labels?.[0]?.textContent.trim() || el?.textContent.trim() || el?.id || '';
+      }));
+    }
+    for (const name of ['Figure', 'Theme', 'Layout', 'Copy iframe code', 'Copy element code', 'Download the LMS package (SCORM 1.2)']) {
+      assert.ok(reached.includes(name), `Tab reaches ${name}: ${reached.join(' | ')}`);
+    }
+    // The slide layout, picked with the keyboard, reaches the code and the previews.
+    await page.getByLabel('Layout').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction(() => document.getElementById('author-iframe-code').value.includes('layout=slide'));
+    await page.waitForFunction(() => [...document.querySelectorAll('.author-preview-frame')]
+      .every((f) => /[?&]layout=slide(&|#|$)/.test(f.getAttribute('src') ?? '')), null, { timeout: 10000 });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
