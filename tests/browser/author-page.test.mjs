@@ -3,20 +3,25 @@
 // the real embed at those choices, the iframe and element code must carry them, and the LMS
 // button must hand over a SCORM 1.2 zip that launches the figure at them. The page must have
 // no axe violations at 375 and 1280 px in both schemes, load nothing from another origin and
-// log no console error, under the page's CSP; every choice is reached and made from the keyboard.
+// log no console error, under the page's CSP; every choice is reached and made from the keyboard;
+// and dist/ (hashed names) serves the same page, whose LMS button finds its hashed builder.
 
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { unzipSync, strFromU8 } from 'fflate';
-import { DESKTOP, PHONE, useBrowser } from './harness.mjs';
+import { buildDist } from '../../scripts/build-dist.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+import { DESKTOP, PHONE, WEB_ROOT, useBrowser } from './harness.mjs';
 
 const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const session = useBrowser();
 
 /** Opens author.html in a fresh context; problems collects console errors, failures and foreign requests. */
-async function openAuthor({ search = '', contextOptions = DESKTOP } = {}) {
+async function openAuthor({ search = '', contextOptions = DESKTOP, base = session.url } = {}) {
   const context = await session.browser.newContext(contextOptions);
   const page = await context.newPage();
   const problems = [];
@@ -30,14 +35,14 @@ async function openAuthor({ search = '', contextOptions = DESKTOP } = {}) {
   });
   page.on('request', (request) => {
     const url = request.url();
-    if (!url.startsWith(session.url) && !url.startsWith('data:') && !url.startsWith('blob:') && url !== 'about:blank') {
+    if (!url.startsWith(base) && !url.startsWith('data:') && !url.startsWith('blob:') && url !== 'about:blank') {
       problems.push(`request to another origin: ${url}`);
     }
   });
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
   });
-  await page.goto(new URL(`author.html${search}`, session.url).href);
+  await page.goto(new URL(`author.html${search}`, base).href);
   await page.locator('#author-settings').waitFor();
   return { page, context, problems };
 }
@@ -176,3 +181,28 @@ for (const [name, view] of Object.entries({ desktop: DESKTOP, phone: PHONE })) {
     });
   }
 }
+
+test('dist/ ships the author page: its hashed files load, the previews mount, the LMS package builds', async () => {
+  const out = await mkdtemp(join(tmpdir(), 'attention-lab-author-dist-'));
+  await buildDist({ from: WEB_ROOT, out });
+  const server = await startServer({ root: out, port: 0, csp: true });
+  const { page, context, problems } = await openAuthor({
+    search: '?figure=check-yourself', base: server.url, contextOptions: { ...DESKTOP, acceptDownloads: true },
+  });
+  try {
+    assert.match(await page.locator('#author-settings').innerText(), /no settings/);
+    await page.frameLocator('.author-preview[data-width="375"][data-theme="dark"] iframe')
+      .locator('html[data-lab-ready="true"]').waitFor({ timeout: 30000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60000 }),
+      page.getByRole('button', { name: /LMS package \(SCORM 1\.2\)/ }).click(),
+    ]);
+    const zip = unzipSync(new Uint8Array(await readFile(await download.path())));
+    assert.ok(zip['imsmanifest.xml'], 'imsmanifest.xml at the root');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await server.close();
+    await rm(out, { recursive: true, force: true });
+  }
+});
