@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Turns the built page (build/web) into dist/: a static folder to copy to any host.
 //   index.html, embed.html      entry points, names kept so links and iframes stay stable
+//   author.html                 the author page: a figure's settings, previews, embed code and
+//                               LMS package, beside the embeds it previews
 //   attention-figure.js         the drop-in element script (wasm inlined), name kept for snippets
 //   attention-lab-resize.js     the iframe height listener hosts include, name kept for snippets
 //   *.<hash>.js/.mjs/.css/.wasm everything else, named by content so hosts can cache forever
@@ -22,7 +24,7 @@ import { packageFiles, scormPackage } from '../web/src/lib/lms/package.js';
 import { figureTitles } from './build-web.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const KEEP_NAMES = new Set(['index.html', 'embed.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);
+const KEEP_NAMES = new Set(['index.html', 'embed.html', 'author.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);
 const COMPRESSIBLE = /\.(html|js|mjs|css|svg|wasm|json)$/;
 
 const hashOf = (bytes) => createHash('sha256').update(bytes).digest('hex').slice(0, 10);

@@ -20,6 +20,9 @@
 //   styles.css                web/styles.css (its @imports inlined) followed by every figure's own CSS (imported by
 //                             its module, e.g. web/src/figures/heads/heads.css), bundled by esbuild
 //   favicon.svg               copied
+//   author.html, author.js    the author page: web/author.html, and web/src/author.js bundled
+//                             without the figures' CSS (it only reads their SETTINGS)
+//   author.css                web/author.css, the author page's own rules after styles.css
 //
 // The page must run under the Content-Security-Policy in scripts/serve.mjs (`default-src 'self';
 // script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; base-uri 'none';
@@ -214,6 +217,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   const { count } = rendered;
   const html = withPolicyMeta(rendered.html, 'index.html');
   checkCspSafe(html, 'index.html');
+  const authorHtml = withPolicyMeta(await readFile(join(ROOT, 'web/author.html'), 'utf8'), 'author.html');
+  checkCspSafe(authorHtml, 'author.html');
   const embedHtml = withNoscriptPictures(withPolicyMeta(await readFile(join(ROOT, 'web/embed.html'), 'utf8'), 'embed.html'), figureTitles(html));
   checkCspSafe(embedHtml, 'embed.html');
   const css = await readStylesheet(join(ROOT, 'web/styles.css'));
@@ -221,6 +226,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   const figureMarkup = extractFigureMarkup(html);
   const singleFile = splitSingleFileGlue(await readFile(join(wasmDir, SINGLE_FILE_GLUE), 'utf8'));
   const modules = {
+    // Each figure's title (its section's heading), for the author page's picker.
+    'attention-lab:figure-titles': { contents: `export default ${JSON.stringify(figureTitles(html))};`, loader: 'js' },
     'attention-lab:figure-markup': { contents: `export default ${JSON.stringify(figureMarkup)};`, loader: 'js' },
     // The whole stylesheet, known once the page's bundle has collected the figures' CSS.
     'attention-lab:shadow-styles': () => ({ contents: `export default ${JSON.stringify(shadowStyles(styles))};`, loader: 'js' }),
@@ -275,7 +282,17 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
     // the wasm inlined it never needs it.
     define: { 'import.meta.url': 'undefined' },
   });
-  if (pageResult.errors.length || elementResult.errors.length) throw new Error('esbuild failed');
+  // The author page reads the figures' SETTINGS and resolveSettings, never mounts them: their
+  // CSS is left out (it has its own, web/author.css, after styles.css).
+  const authorResult = await esbuild.build({
+    ...common,
+    loader: { ...common.loader, '.css': 'empty' },
+    entryPoints: { author: join(ROOT, 'web/src/author.js') },
+    outdir: outDir,
+    format: 'esm',
+    sourcemap: true,
+  });
+  if (pageResult.errors.length || elementResult.errors.length || authorResult.errors.length) throw new Error('esbuild failed');
 
   await copyFile(join(wasmDir, GLUE), join(outDir, GLUE));
   await copyFile(join(wasmDir, WASM), join(outDir, WASM));
@@ -284,6 +301,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   await copyFile(join(ROOT, 'web/attention-lab-resize.js'), join(outDir, 'attention-lab-resize.js'));
   await writeFile(join(outDir, 'index.html'), html);
   await writeFile(join(outDir, 'embed.html'), embedHtml);
+  await writeFile(join(outDir, 'author.html'), authorHtml);
+  await copyFile(join(ROOT, 'web/author.css'), join(outDir, 'author.css'));
 
   const glue = await readFile(join(outDir, GLUE), 'utf8');
   if (/\beval\s*\(|new Function\s*\(/.test(glue)) {

@@ -53,12 +53,15 @@ export function figureAttributes(state, figureName) {
 }
 
 /**
- * The two embed snippets: { iframe, element } (HTML text), for the current settings. pageLink
- * (optional): the link to this figure at these settings on the full page, which the element
- * shows where its script cannot run, under the figure's picture.
+ * The two embed snippets: { iframe, element } (HTML text), and the iframe's src, for the current
+ * settings. pageLink (optional): the link to this figure at these settings on the full page,
+ * which the element shows where its script cannot run, under the figure's picture.
+ * presentation (optional): presentation keys (presentation.js: theme, toolbar, …) to add to
+ * both, as { toolbar: 'off' }; the author page passes those that differ from their defaults.
  */
-export function embedSnippets({ state, figureName, embedBase, title, height = 640, pageLink = null }) {
-  const settings = figureAttributes(state, figureName);
+export function embedSnippets({ state, figureName, embedBase, title, height = 640, pageLink = null, presentation = {} }) {
+  const figureSettingsText = figureAttributes(state, figureName);
+  const settings = { ...figureSettingsText, ...presentation };
   const params = new URLSearchParams({ figure: figureName });
   for (const [name, value] of Object.entries(settings)) params.set(name, value);
   const base = new URL(embedBase);
@@ -81,7 +84,7 @@ export function embedSnippets({ state, figureName, embedBase, title, height = 64
   // the figure's picture at its defaults (dist/pictures/, made by scripts/build-pictures.mjs;
   // lazy, so a reader with scripts never fetches it) and a link to it at these settings.
   const picture = new URL(`pictures/${figureName}.png`, base).href;
-  const shown = Object.entries(settings).map(([name, value]) => `${name} = ${value}`).join(', ');
+  const shown = Object.entries(figureSettingsText).map(([name, value]) => `${name} = ${value}`).join(', ');
   const fallback = [
     `<img src="${escapeAttribute(picture)}" alt="${escapeAttribute(`${title}, at its default settings: scripts cannot run here`)}" width="100%" loading="lazy">`,
     pageLink ? `<a href="${escapeAttribute(pageLink)}">${escapeAttribute(`Open the interactive figure${shown ? ` at ${shown}` : ''}`)}</a>` : '',
