@@ -27,6 +27,25 @@ import { stopReason } from './target.js';
 
 const COPIES = ['scaled', 'unscaled'];
 
+function fresh() {
+  return Object.fromEntries(COPIES.map((which) => [which, { reachedAt: null, steps: 0, diverged: false }]));
+}
+
+/** Adds one train(count) call's records to each copy's standing: where it reached the target. */
+function tally(standing, out, target, count) {
+  for (const which of COPIES) {
+    const c = standing[which];
+    const got = out[which];
+    if (c.reachedAt === null) {
+      const first = got.loss.findIndex((loss) => loss < target);
+      if (first >= 0) c.reachedAt = got.step[first];
+    }
+    c.steps += got.step.length;
+    // A copy that took fewer steps than asked has diverged (it takes no more).
+    if (got.step.length < count) c.diverged = true;
+  }
+}
+
 /**
  * @param {object} options
  * @param {object} options.lab        the JS API of the core
@@ -34,140 +53,114 @@ const COPIES = ['scaled', 'unscaled'];
  * @param {object} [options.runner]   createRunner's options (slice length, scheduler)
  */
 export function createEngine({ lab, post, runner: runnerOptions }) {
-  let session = null;
-  let epoch = 0;
-  let run = 0;
-  let until = 0;
-  let checkStop = true;
-  let target = 0;
-  let cap = Infinity;
-  let stopped = null;
-  let records = [];
-  let standing = fresh();
-  let disposed = false;
+  // The engine's state, shared with the command handlers below.
+  const e = {
+    lab, session: null, epoch: 0, run: 0, until: 0, checkStop: true, target: 0, cap: Infinity,
+    stopped: null, records: [], standing: fresh(), disposed: false,
+  };
+  const taken = () => Math.max(e.standing.scaled.steps, e.standing.unscaled.steps);
 
-  function fresh() {
-    return Object.fromEntries(COPIES.map((which) => [which, { reachedAt: null, steps: 0, diverged: false }]));
-  }
-  const taken = () => Math.max(standing.scaled.steps, standing.unscaled.steps);
+  e.train = (count) => {
+    const out = e.session.train(count);
+    tally(e.standing, out, e.target, count);
+    e.records.push(out);
+  };
 
-  function train(count) {
-    const out = session.train(count);
-    for (const which of COPIES) {
-      const c = standing[which];
-      const got = out[which];
-      if (c.reachedAt === null) {
-        for (let i = 0; i < got.loss.length; i++) {
-          if (got.loss[i] < target) {
-            c.reachedAt = got.step[i];
-            break;
-          }
-        }
-      }
-      c.steps += got.step.length;
-      // A copy that took fewer steps than asked has diverged (it takes no more).
-      if (got.step.length < count) c.diverged = true;
-    }
-    records.push(out);
-  }
-
-  function send({ cause, running, ended = false, measure = !running }) {
-    const now = session.state({ measure });
+  e.send = ({ cause, running, ended = false, measure = !running }) => {
+    const now = e.session.state({ measure });
     // The core's own counts and divergence are the truth; the records only add to them.
     for (const which of COPIES) {
-      standing[which].steps = now[which].steps;
-      standing[which].diverged = now[which].diverged;
+      e.standing[which].steps = now[which].steps;
+      e.standing[which].diverged = now[which].diverged;
     }
-    const message = { type: 'update', epoch, run, cause, records, now, running, ended, stopped: ended ? stopped : null };
-    records = [];
+    const message = { type: 'update', epoch: e.epoch, run: e.run, cause, records: e.records, now, running, ended, stopped: ended ? e.stopped : null };
+    e.records = [];
     post(message);
-  }
+  };
 
-  const runner = createRunner({
-    train,
+  e.fail = (error) => post({ type: 'error', epoch: e.epoch, message: String(error?.message ?? error) });
+
+  e.runner = createRunner({
+    train: e.train,
     afterSlice: () => {
-      if (checkStop) {
-        const reason = stopReason(standing, taken(), cap);
+      if (e.checkStop) {
+        const reason = stopReason(e.standing, taken(), e.cap);
         if (reason) {
-          stopped = reason;
-          runner.pause(); // its onRunningChange sends the run's last update
+          e.stopped = reason;
+          e.runner.pause(); // its onRunningChange sends the run's last update
           return;
         }
       }
-      send({ cause: 'slice', running: true });
+      e.send({ cause: 'slice', running: true });
     },
-    remaining: () => until - taken(),
+    remaining: () => e.until - taken(),
     onRunningChange: (running) => {
-      if (running || !session || disposed) return;
+      if (running || !e.session || e.disposed) return;
       try {
-        send({ cause: 'end', running: false, ended: true });
+        e.send({ cause: 'end', running: false, ended: true });
       } catch (error) {
-        fail(error);
+        e.fail(error);
       }
     },
-    onError: (error) => fail(error),
+    onError: (error) => e.fail(error),
   }, runnerOptions);
 
-  function fail(error) {
-    post({ type: 'error', epoch, message: String(error?.message ?? error) });
-  }
-
-  function handle(command) {
-    if (disposed) return;
-    try {
-      switch (command.type) {
-        case 'session':
-          session?.dispose();
-          session = null;
-          epoch = command.epoch;
-          standing = fresh();
-          records = [];
-          session = lab.createTraining(command.settings);
-          if (runner.running) {
-            // A new start while running goes on from step 0, to the page's limit.
-            until = cap;
-            checkStop = true;
-          }
-          send({ cause: 'session', running: runner.running, measure: true });
-          break;
-        case 'reset':
-          runner.pause();
-          session.reset();
-          epoch = command.epoch;
-          standing = fresh();
-          records = [];
-          send({ cause: 'reset', running: false });
-          break;
-        case 'rate':
-          session.setLearningRate(command.rate);
-          break;
-        case 'step':
-          if (runner.running) return;
-          train(command.count);
-          send({ cause: 'step', running: false });
-          break;
-        case 'run':
-          ({ run, until, checkStop, target, cap } = command);
-          stopped = null;
-          runner.start();
-          break;
-        case 'pause':
-          runner.pause();
-          break;
-        case 'dispose':
-          disposed = true;
-          runner.pause();
-          session?.dispose();
-          session = null;
-          break;
-        default:
-          break;
+  return {
+    handle(command) {
+      if (e.disposed) return;
+      try {
+        if (Object.hasOwn(COMMANDS, command.type)) COMMANDS[command.type](e, command);
+      } catch (error) {
+        e.runner.pause();
+        e.fail(error);
       }
-    } catch (error) {
-      runner.pause();
-      fail(error);
-    }
-  }
-
-  return { handle };
+    },
+  };
 }
+
+/** What each command does to the engine `e` (see the list at the top). */
+const COMMANDS = {
+  session(e, command) {
+    e.session?.dispose();
+    e.session = null;
+    e.epoch = command.epoch;
+    e.standing = fresh();
+    e.records = [];
+    e.session = e.lab.createTraining(command.settings);
+    if (e.runner.running) {
+      // A new start while running goes on from step 0, to the page's limit.
+      e.until = e.cap;
+      e.checkStop = true;
+    }
+    e.send({ cause: 'session', running: e.runner.running, measure: true });
+  },
+  reset(e, command) {
+    e.runner.pause();
+    e.session.reset();
+    e.epoch = command.epoch;
+    e.standing = fresh();
+    e.records = [];
+    e.send({ cause: 'reset', running: false });
+  },
+  rate(e, command) {
+    e.session.setLearningRate(command.rate);
+  },
+  step(e, command) {
+    if (e.runner.running) return;
+    e.train(command.count);
+    e.send({ cause: 'step', running: false });
+  },
+  run(e, { run, until, checkStop, target, cap }) {
+    Object.assign(e, { run, until, checkStop, target, cap, stopped: null });
+    e.runner.start();
+  },
+  pause(e) {
+    e.runner.pause();
+  },
+  dispose(e) {
+    e.disposed = true;
+    e.runner.pause();
+    e.session?.dispose();
+    e.session = null;
+  },
+};
