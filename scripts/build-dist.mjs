@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { packageFiles, scormPackage } from '../web/src/lib/lms/package.js';
-import { figureTitles } from './build-web.mjs';
+import { figureTitles } from './page-html.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const KEEP_NAMES = new Set(['index.html', 'embed.html', 'author.html', 'attention-figure.js', 'attention-lab-resize.js', 'favicon.svg']);

@@ -2,7 +2,7 @@
 // Writes dist/pictures/NAME.png: each figure at its default settings, as the core draws it in
 // headless Chromium (embed.html, light theme, no toolbar), for where scripts cannot run, and
 // pictures/pictures.css, which shows each only as the background of its own #picture-NAME. An
-// embed's <noscript> shows the one its link names (see withNoscriptPictures in build-web.mjs).
+// embed's <noscript> shows the one its link names (see withNoscriptPictures in page-html.mjs).
 // Run by dist.sh after build-dist.mjs.
 // Usage: node scripts/build-pictures.mjs [--dist dist] [--figure NAME …]
 
@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { figureTitles } from './build-web.mjs';
+import { figureTitles } from './page-html.mjs';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
 

@@ -37,8 +37,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as esbuild from 'esbuild';
-import { checkCspSafe, checkFormulaNames, renderFormulas } from './page-html.mjs';
-import { CSP } from './serve.mjs';
+import {
+  checkCspSafe, checkFormulaNames, extractFigureMarkup, figureTitles, renderFormulas, withNoscriptPictures, withPolicyMeta,
+} from './page-html.mjs';
+import { readStylesheet, shadowStyles } from './page-styles.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GLUE = 'attention_lab_web.mjs';
@@ -74,33 +76,6 @@ export function splitSingleFileGlue(glue) {
   return { strippedGlue, factory };
 }
 
-/**
- * Puts the page's Content-Security-Policy into the HTML as a <meta http-equiv>, right after the
- * charset, so that a copy of dist/ on a host that sends no policy (GitHub Pages, a course's
- * file area) still runs under it. A host's own header, if any, applies as well.
- */
-/**
- * A stylesheet with its `@import "./file.css";` lines replaced by those files, in place, so the
- * page and the element's shadow root get one sheet and no further requests (which a strict CSP
- * and file:// would refuse anyway).
- */
-async function readStylesheet(path) {
-  const text = await readFile(path, 'utf8');
-  const parts = [];
-  for (const line of text.split('\n')) {
-    const match = /^@import\s+"([^"]+)";/.exec(line);
-    parts.push(match ? await readStylesheet(join(dirname(path), match[1])) : line);
-  }
-  return parts.join('\n');
-}
-
-export function withPolicyMeta(html, name) {
-  const charset = /<meta charset="utf-8">\n?/i;
-  if (!charset.test(html)) throw new Error(`${name} has no <meta charset="utf-8"> to put the CSP after`);
-  if (/http-equiv="Content-Security-Policy"/i.test(html)) throw new Error(`${name} already has a CSP <meta>: the build adds it`);
-  return html.replace(charset, (tag) => `${tag.trimEnd()}\n  <meta http-equiv="Content-Security-Policy" content="${CSP}">\n`);
-}
-
 async function requireFile(path, hint) {
   try {
     const info = await stat(path);
@@ -108,83 +83,6 @@ async function requireFile(path, hint) {
   } catch {
     throw new Error(`missing ${path}\n${hint}`);
   }
-}
-
-/**
- * Each <figure … data-figure="name">…</figure> of the rendered page, by name: the embeds
- * (embed.html and the <attention-figure> element) draw a figure from the same markup as
- * the page, so captions, labels and formulas are written once.
- */
-export function extractFigureMarkup(html) {
-  const markup = {};
-  for (const match of html.matchAll(/<figure\b[^>]*\bdata-figure="([^"]+)"[^>]*>[\s\S]*?<\/figure>/g)) {
-    markup[match[1]] = match[0];
-  }
-  return markup;
-}
-
-const escapeHtml = (text) => String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-
-/** Each figure's title, by name: the heading of the section it is in (its aria-label, or its text). */
-export function figureTitles(html) {
-  const titles = {};
-  let heading = '';
-  const plain = (text) => text.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-  for (const match of html.matchAll(/<h2\b([^>]*)>([\s\S]*?)<\/h2>|<figure\b[^>]*\bdata-figure="([^"]+)"/g)) {
-    if (match[3]) titles[match[3]] = heading || match[3];
-    else heading = /aria-label="([^"]+)"/.exec(match[1])?.[1] ?? plain(match[2]);
-  }
-  return titles;
-}
-
-/**
- * embed.html with a picture of each figure in its <noscript>, for where scripts cannot run (a
- * sandbox="" frame, JavaScript off): the embed code's link ends in #picture-NAME, and only
- * that figure's picture shows (styles.css, .noscript-picture:target). The pictures are
- * pictures/NAME.png, made from the core by scripts/build-pictures.mjs (dist.sh), which also
- * writes pictures/pictures.css: each one a background of its :target only, since without
- * scripts browsers load every <img> at once (loading="lazy" needs scripting), and the
- * stylesheet's <link> sits in a <noscript>, so readers with scripts never fetch it.
- */
-export function withNoscriptPictures(embedHtml, titles) {
-  const pictures = Object.entries(titles).map(([name, title]) => [
-    `    <figure id="picture-${name}" class="noscript-picture">`,
-    `      <span class="noscript-image" role="img" aria-label="${escapeHtml(`The figure \u201c${title}\u201d at its default settings`)}"></span>`,
-    `      <figcaption>${escapeHtml(title)}: a picture of the figure at its default settings, since scripts cannot run here.`,
-    `        <a href="index.html#figure-${name}" target="_blank" rel="noopener">Open the interactive figure</a>.</figcaption>`,
-    '    </figure>',
-  ].join('\n'));
-  const body = /<noscript>/;
-  const head = /<\/head>/;
-  if (!body.test(embedHtml) || !head.test(embedHtml)) throw new Error('embed.html has no <noscript> and </head> to put the pictures in');
-  return embedHtml
-    .replace(body, `<noscript>\n${pictures.join('\n')}\n    `)
-    .replace(head, '  <noscript><link rel="stylesheet" href="pictures/pictures.css"></noscript>\n</head>');
-}
-
-/**
- * The page's stylesheet made to work inside the element's shadow root: :root rules also apply
- * to :host, and a layout that the page picks by the window's width (@media (min-width: …))
- * is picked by the element's own width (@container), so a figure in a 400 px sidebar takes
- * its narrow layout on a wide screen. The host is that container; the frame inside it
- * (element.js) carries the colours, so that the frame's color-scheme picks them.
- */
-export function shadowStyles(css) {
-  const hostBase = [
-    ':host { display: block; container: attention-figure / inline-size; }',
-    ':host([hidden]) { display: none; }',
-    // Text properties inherit into a shadow root: a slide deck's 42 px centred capitals would
-    // reach every line of the figure. The frame sets each one back to what the page uses, so the
-    // host can change the figure only through the documented --al-* properties.
-    '.al-frame { display: flow-root; font-family: var(--al-font); color: var(--al-fg); background: var(--al-bg);',
-    '  font-size: var(--al-text-size); line-height: var(--al-line); font-style: normal; font-weight: 400;',
-    '  font-variant: normal; font-stretch: normal; text-align: start; text-indent: 0; text-transform: none;',
-    '  letter-spacing: normal; word-spacing: normal; white-space: normal; text-shadow: none;',
-    '  text-decoration: none; -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }',
-    '',
-  ].join('\n');
-  const widthOnly = /@media\s*(\((?:min|max)-width:\s*[^)]+\)(?:\s+and\s*\((?:min|max)-width:\s*[^)]+\))*)\s*\{/g; // minified CSS drops the spaces
-  return hostBase + css.replace(/:root\b/g, ':root, :host').replace(widthOnly, '@container attention-figure $1 {');
 }
 
 // Resolves the build-time modules the embed entry points import.
