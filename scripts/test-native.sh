@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# The native half of the tests (scripts/test.sh runs it in the background beside the
-# WebAssembly and browser steps; it runs on its own just as well):
+# The native half of the tests (scripts/test.sh runs it first; it runs on its own as well):
 #   1. GoogleTest natively             (ctest in build/native)
 #   2. the same suite under ASan+UBSan (ctest in build/asan)
 #   3. the core API fuzzed under libFuzzer + ASan + UBSan: 500,000 inputs from seed 1 (scripts/fuzz.sh)
@@ -21,7 +20,7 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
   ctest --test-dir build/asan --output-on-failure -j2
 
 # The inputs are fixed (seed and count), so a green commit stays green; the time limit only
-# guards against a hang, and is generous because these steps share the machine with others.
+# guards against a hang, and is generous so that a busy machine still runs every input.
 step "core fuzzing (libFuzzer, ASan + UBSan: 500,000 inputs from seed 1, 180 s at most)"
 FUZZ_SEED=1 FUZZ_RUNS=500000 bash scripts/fuzz.sh 180
 step "done"

@@ -335,8 +335,10 @@ test('a removed learn figure stops training within a frame; a removed measured f
     start.click();
     const counter = learn.shadowRoot.querySelector('.learn-counter output');
     const progress = measured.shadowRoot.querySelector('progress');
-    await probe.wait(300);
     const steps = () => Number(counter.textContent.replace(/\D/g, ''));
+    // Until the counter shows training (its redraws are paced to the page's spare time, which a
+    // busy machine has little of), 10 s at most.
+    for (let waited = 0; steps() === 0 && waited < 10000; waited += 100) await probe.wait(100);
     const trainedBefore = steps();
     const timedBefore = progress.value;
     learn.remove();
