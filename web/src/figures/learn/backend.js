@@ -11,18 +11,10 @@
 // so nothing the learner did is lost.
 
 import { createEngine } from './engine.js';
+import { workerUrl } from '../../lib/dom/worker-url.js';
 
 const WORKER_FILE = 'learn-worker.js';
 
-/** The Worker script's address beside this bundle, or null where it has none (the element's classic script). */
-function workerUrl() {
-  if (typeof Worker !== 'function') return null;
-  try {
-    return new URL(WORKER_FILE, import.meta.url);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * @param {object} options
@@ -43,7 +35,7 @@ export function createBackend({ lab, onMessage, lifetime }) {
     return local;
   };
 
-  const url = workerUrl();
+  const url = workerUrl(WORKER_FILE);
   if (url) {
     try {
       worker = new Worker(url, { type: 'module', name: 'attention-lab-learn' });

@@ -7,6 +7,7 @@
 
 import { yieldToBrowser } from '../../lib/dom/yield.js';
 import { measure } from './bench.js';
+import { workerUrl } from '../../lib/dom/worker-url.js';
 
 const WORKER_FILE = 'measured-worker.js';
 /** A slice of the main-thread run ends once this much time has passed... */
@@ -14,15 +15,6 @@ const SLICE_SECONDS = 0.005;
 /** ...and no unit of work inside it is meant to take longer than this: ≤ 8 ms in all. */
 const UNIT_SECONDS = 0.003;
 
-/** The Worker script's address beside this bundle, or null where it has none (the element's classic script). */
-function workerUrl() {
-  if (typeof Worker !== 'function') return null;
-  try {
-    return new URL(WORKER_FILE, import.meta.url);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Runs bench.js's loop on this thread in slices. Returns { stop() }.
@@ -74,7 +66,7 @@ export function startRun({ lab, options, onEvent }) {
     current = runHere(lab, options, emit);
   };
 
-  const url = workerUrl();
+  const url = workerUrl(WORKER_FILE);
   if (!url) {
     onThisThread('element');
   } else {
