@@ -2,7 +2,8 @@
 // - every visible chart label has a WCAG contrast of at least 4.5:1 with the fill behind it,
 //   in the light and the dark theme, at the figures' defaults and at extreme settings (axe
 //   leaves text on SVG fills "incomplete", so the contrast is computed here, in the page);
-// - chart text is at least 11 px on screen at 320, 375 and 1280 px;
+// - chart text is at least 11 px on screen at 320, 375 and 1280 px, and no number printed on
+//   a heat map's cell is wider than the cell;
 // - at 200 % text it grows, and the by-hand fields never run under their labels or the tabs.
 
 import assert from 'node:assert/strict';
@@ -70,6 +71,25 @@ function contrastPairs() {
       where: `${text.closest('[data-figure]')?.dataset.figure} .${text.getAttribute('class')} "${text.textContent}" ${style.fill} on rgb(${behind.slice(0, 3).map(Math.round)})`,
     });
   }
+  // The numbers a heat map prints on its canvas: the ink it drew each in, on the fill it drew
+  // under it, as the cell records them; the fill is checked against the canvas's own pixel.
+  for (const canvas of document.querySelectorAll('.heatmap-canvas')) {
+    if (!canvas.getClientRects().length || canvas.closest('[hidden]')) continue;
+    const svg = canvas.nextElementSibling;
+    const drawing = canvas.getContext('2d');
+    const ratio = canvas.width / canvas.getBoundingClientRect().width;
+    for (const cell of svg.querySelectorAll('[role=gridcell][data-printed]')) {
+      const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
+      const fill = hex(cell.dataset.fill);
+      const ink = { light: [255, 255, 255], dark: [0x1d, 0x1f, 0x24], black: [0, 0, 0] }[cell.dataset.ink];
+      const [x, y] = [Number(cell.getAttribute('x')) + 2, Number(cell.getAttribute('y')) + 2];
+      const pixel = [...drawing.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data.slice(0, 3)];
+      const where = `${canvas.closest('[data-figure]')?.dataset.figure} canvas "${cell.dataset.printed}" ${cell.dataset.ink} on ${cell.dataset.fill}`;
+      if (pixel.some((c, k) => Math.abs(c - fill[k]) > 2)) pairs.push({ ratio: 0, where: `${where}, but the canvas shows rgb(${pixel})` });
+      const [a, b] = [luminance(ink), luminance(fill)];
+      pairs.push({ ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), where });
+    }
+  }
   return pairs;
 }
 
@@ -88,7 +108,37 @@ function renderedTextSizes() {
       key: `${text.closest('[data-figure]')?.dataset.figure}|${text.getAttribute('class')}|${text.textContent}`,
     });
   }
+  // The numbers heat maps print on their canvases, at the canvas's font (drawn at 1 px per px).
+  for (const canvas of document.querySelectorAll('.heatmap-canvas')) {
+    if (!canvas.getClientRects().length || !canvas.dataset.font) continue;
+    const px = parseFloat(/([\d.]+)px/.exec(canvas.dataset.font)[1]);
+    const figure = canvas.closest('[data-figure]')?.dataset.figure;
+    const label = canvas.nextElementSibling.getAttribute('aria-label');
+    for (const cell of canvas.nextElementSibling.querySelectorAll('[role=gridcell][data-printed]')) {
+      const at = `${cell.dataset.row},${cell.dataset.col}`;
+      sizes.push({ px, where: `${figure} canvas "${cell.dataset.printed}"`, key: `${figure}|${label}|canvas|${at}` });
+    }
+  }
   return sizes;
+}
+
+// In the page: the heat-map numbers wider than their cells, measured in the canvas's own font
+// by a canvas of the test's (a number too wide is printed shorter, or not at all).
+function printedOverflows() {
+  const wide = [];
+  let checked = 0;
+  for (const canvas of document.querySelectorAll('.heatmap-canvas')) {
+    if (!canvas.getClientRects().length || !canvas.dataset.font) continue;
+    const pen = document.createElement('canvas').getContext('2d');
+    pen.font = canvas.dataset.font;
+    for (const cell of canvas.nextElementSibling.querySelectorAll('[role=gridcell][data-printed]')) {
+      checked += 1;
+      const width = pen.measureText(cell.dataset.printed).width;
+      const room = Number(cell.getAttribute('width')) - 2;
+      if (!(width <= room)) wide.push(`${canvas.closest('[data-figure]')?.dataset.figure} "${cell.dataset.printed}" ${width.toFixed(1)} px in ${room} px`);
+    }
+  }
+  return { wide, checked };
 }
 
 // In the page: the by-hand fields, their names and axis labels and the step tabs that overlap.
@@ -134,7 +184,7 @@ test('every chart label contrasts at least 4.5:1 with the fill behind it, light 
   console.log(`# chart-text: ${checked} label/fill pairs over ${runs.length} page loads, lowest contrast ${worst.toFixed(2)}:1`);
 });
 
-test('chart text is at least 11 px on screen at 320, 375 and 1280 px; at 200 % text it grows and the by-hand fields stay clear', async () => {
+test('chart text is at least 11 px on screen at 320, 375 and 1280 px, numbers fit their cells; at 200 % text it grows and the by-hand fields stay clear', async () => {
   const views = [
     { name: '320 px', options: { ...PHONE, viewport: { width: 320, height: 640 } }, grow: false },
     { name: '375 px', options: PHONE, grow: true },
@@ -147,6 +197,9 @@ test('chart text is at least 11 px on screen at 320, 375 and 1280 px; at 200 % t
     assert.ok(sizes.length > 500, `${name}: ${sizes.length} chart texts`);
     const small = sizes.filter((s) => !(s.px >= MIN_TEXT_PX - 0.01));
     assert.deepEqual(small.map((s) => `${s.px.toFixed(1)} px ${s.where}`), [], `${name}: chart text under ${MIN_TEXT_PX} px`);
+    const printed = await page.evaluate(printedOverflows);
+    assert.ok(printed.checked > 300, `${name}: ${printed.checked} printed numbers`);
+    assert.deepEqual(printed.wide, [], `${name}: numbers wider than their cells`);
     const smallest = Math.min(...sizes.map((s) => s.px));
     report.push(`${name}: ${sizes.length} texts, smallest ${smallest.toFixed(1)} px`);
     if (grow) {

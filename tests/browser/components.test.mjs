@@ -45,12 +45,13 @@ test('heat map: masked cells, in-place update, keyboard movement', async () => {
     map.update({ rows: 2, cols: 3, data: [0.1, null, 0.9, 0.5, 0.25, Number.NaN] });
     const cells = [...document.querySelectorAll('[role=gridcell]')];
     const before = cells.map((c) => c.getAttribute('aria-label'));
-    const fillBefore = cells[0].getAttribute('fill');
+    const fillBefore = cells[0].dataset.fill; // as the canvas drew it
+    const maskedFill = cells[1].dataset.fill ?? null;
     map.update([[0.9, 0.1, 0.0], [0.2, 0.3, 0.4]]);
     const same = cells.every((c, i) => c === document.querySelectorAll('[role=gridcell]')[i]);
     map.highlightRow(1);
     return {
-      before, same, fillBefore, fillAfter: cells[0].getAttribute('fill'),
+      before, same, fillBefore, maskedFill, fillAfter: cells[0].dataset.fill,
       selected: document.querySelector('[role=row][aria-selected=true]').getAttribute('aria-label'),
       tabStops: cells.filter((c) => c.getAttribute('tabindex') === '0').length,
     };
@@ -59,6 +60,8 @@ test('heat map: masked cells, in-place update, keyboard movement', async () => {
   assert.equal(result.before[5], 'query b, key z: masked (no weight)');
   assert.equal(result.before[0], 'query a, key x: 0.1000');
   assert.ok(result.same, 'update() keeps the same cell elements');
+  assert.match(result.fillBefore, /^#[0-9a-f]{6}$/);
+  assert.equal(result.maskedFill, null, 'a masked cell is left unpainted');
   assert.notEqual(result.fillBefore, result.fillAfter, 'update() recolours');
   assert.equal(result.selected, 'query b');
   assert.equal(result.tabStops, 1, 'one tab stop (roving tabindex)');
@@ -82,11 +85,11 @@ test('heat map: printed values switch off and on, the cells keep their names and
     const bare = window.lib.createHeatmap(root, { rowLabels: ['a'], colLabels: ['x', 'y'], label: 'bare', showValues: false });
     for (const map of [shown, bare]) map.update([[0.25, 0.75]]);
     const state = (map) => {
-      const layer = map.element.querySelector('.heatmap-values');
-      const cell = map.element.querySelector('[role=gridcell]');
+      const cells = [...map.element.querySelectorAll('[role=gridcell]')];
+      const cell = cells[0];
       return {
-        visible: layer.getAttribute('visibility') !== 'hidden' && layer.getBoundingClientRect().width > 0,
-        texts: [...layer.querySelectorAll('text')].map((t) => t.textContent),
+        visible: cells.some((c) => c.dataset.printed),
+        texts: cells.map((c) => c.dataset.printed ?? ''),
         name: cell.getAttribute('aria-label'),
         size: cell.getAttribute('width'),
       };
@@ -99,11 +102,12 @@ test('heat map: printed values switch off and on, the cells keep their names and
   const [shown, bare] = result.before;
   assert.equal(shown.visible, true);
   assert.equal(bare.visible, false, 'showValues: false prints no values');
-  assert.deepEqual(bare.texts, ['0.25', '0.75'], 'the values are kept, to show again');
+  assert.deepEqual(bare.texts, ['', ''], 'nothing printed on the cells');
   assert.equal(bare.name, 'row a, column x: 0.2500', 'the cell still names its exact value');
   assert.equal(bare.size, shown.size, 'cells keep the size that holds a value');
   assert.equal(result.after[0].visible, false, 'showValues(false) hides them');
   assert.equal(result.after[1].visible, true, 'showValues(true) shows them');
+  assert.deepEqual(result.after[1].texts, ['0.25', '0.75'], 'the values were kept, to show again');
   assert.equal(result.after[0].size, shown.size, 'switching values moves nothing');
   assert.deepEqual(errors, []);
   await context.close();

@@ -105,9 +105,13 @@ test('every slice is readable at every h, at 1280 and 375 px: as large as the fu
       assert.ok(box.x >= 0 && box.x + box.width <= (contextOptions ? 375 : 1280), `${where}, h = ${h}: inside the screen`);
       // Printed numbers and labels at least 8 px high on screen.
       const sizes = await picked.evaluate((svg) => {
-        const value = svg.querySelector('.heatmap-values text');
         const label = svg.querySelector('.heatmap-labels text:not(.heatmap-axis-title)');
-        return { value: value.getBoundingClientRect().height, text: value.textContent, label: label.getBoundingClientRect().height };
+        const font = svg.closest('.heatmap-frame').querySelector('.heatmap-canvas').dataset.font;
+        return {
+          value: parseFloat(/([\d.]+)px/.exec(font)[1]),
+          text: svg.querySelector('[role=gridcell]').dataset.printed ?? '',
+          label: label.getBoundingClientRect().height,
+        };
       });
       assert.match(sizes.text, /^\d\.\d\d$/, `${where}, h = ${h}: a cell prints its weight`);
       assert.ok(sizes.value >= 8 && sizes.label >= 8, `${where}, h = ${h}: text ${sizes.value}px, labels ${sizes.label}px high`);

@@ -6,7 +6,7 @@
 export const MIN_CONTRAST = 4.5; // WCAG AA for text under 18.66 px bold / 24 px
 
 // The inks, as styles.css draws them (--al-on-dark, --al-on-light, --al-on-mid).
-const INKS = {
+export const INKS = {
   light: '#ffffff',
   dark: '#1d1f24',
   black: '#000000',

@@ -1,16 +1,18 @@
-// An SVG heat map of a matrix: one square per entry, coloured on a colour-blind-safe
+// A heat map of a matrix: one square per entry, coloured on a colour-blind-safe
 // sequential palette (viridis), with row and column labels, an optional highlighted row,
 // keyboard navigation (one tab stop, arrow keys move between cells) and a visible readout
-// of the cell under the pointer or focus. update() recolours the existing cells, so
-// dragging a slider never rebuilds the DOM or loses keyboard focus, and it writes only the
-// attributes and texts whose values changed. The map is drawn in CSS pixels for the width it
+// of the cell under the pointer or focus. The colours and numbers are painted on a canvas;
+// the labels, outlines and the grid's cells are SVG above it. update() repaints the canvas
+// and renames the cells whose value changed, so dragging a slider never rebuilds the DOM,
+// repaints no SVG and keeps keyboard focus. The map is drawn in CSS pixels for the width it
 // is given (see fit.js): its text keeps its size on a phone and grows with the reader's text
 // size; a map whose printed values do not fit the width scrolls sideways.
 //
-// It is composed of parts in ./heatmap/: the cells (cells.js, the painter), the printed
-// values (values.js, which can be switched off), the labels and layout (labels.js), the
-// marks over the cells (marks.js), the grid for the keyboard and screen readers (grid.js)
-// and the colour legend (legend.js).
+// It is composed of parts in ./heatmap/: the canvas painter of colours and numbers (canvas.js;
+// the numbers can be switched off), the cells as grid elements (cells.js), the labels and
+// layout (labels.js), the marks over the cells (marks.js), the grid for the keyboard and
+// screen readers (grid.js), the colour legend (legend.js) and the same drawing as SVG shapes
+// for Export and print (svg-cells.js).
 
 import { scaleLinear } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
@@ -19,14 +21,15 @@ import { formatFixed, formatWeightExact } from '../format/index.js';
 import { htmlElement, svgElement } from '../dom/elements.js';
 import { renameScrollRegion, scrollableWhenOverflowing } from '../dom/scroll-region.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
-import { createSvgCells } from './heatmap/cells.js';
+import { createCanvasPainter } from './heatmap/canvas.js';
+import { createGridCells } from './heatmap/cells.js';
 import { createGrid } from './heatmap/grid.js';
 import {
   drawHeatmapLabels, estimateText, heatmapLayout, measureHeatmapText, placeHeatmapLabels,
 } from './heatmap/labels.js';
 import { drawLegend } from './heatmap/legend.js';
 import { createMarks } from './heatmap/marks.js';
-import { createValueLayer } from './heatmap/values.js';
+import { addSvgCells, printWithSvgCells } from './heatmap/svg-cells.js';
 
 /** Reads entry (i, j) from a { rows, cols, data } matrix or nested arrays; null/NaN = empty. */
 function entry(matrix, i, j) {
@@ -53,7 +56,7 @@ const SAME_LAYOUT = ['left', 'top', 'cell', 'width', 'height', 'gap', 'label'];
  * Sizes the map for the width it is given, now and whenever the width or the text size
  * changes (fit.js). Returns relayout(), which sizes it again for longer printed values.
  */
-function fitHeatmap({ container, frame, svg, labelNodes, values, painter, marks }, { rows, cols, rowLabels, colLabels, rowNotes, valueChars }) {
+function fitHeatmap({ container, frame, svg, labelNodes, cells, painter, marks }, { rows, cols, rowLabels, colLabels, rowNotes, valueChars }) {
   let text = null;
   let layout = null;
   let fittedWidth = 0;
@@ -70,8 +73,8 @@ function fitHeatmap({ container, frame, svg, labelNodes, values, painter, marks 
     svg.setAttribute('width', layout.width);
     svg.setAttribute('height', layout.height);
     placeHeatmapLabels(labelNodes, { rows, cols }, layout);
+    cells.place(layout);
     painter.place(layout);
-    values.place(layout, cols);
     marks.place(layout, cols);
   }
 
@@ -79,8 +82,9 @@ function fitHeatmap({ container, frame, svg, labelNodes, values, painter, marks 
     fallback: { width: Infinity, rem: DEFAULT_REM },
     memo: { container, signature: `heatmap ${rows}×${cols} ${rowLabels} ${colLabels} ${rowNotes?.title}` },
     measure: ({ width, rem }) => {
-      const measured = measureHeatmapText(labelNodes, values.sample, estimate(rem));
-      const digit = values.measureDigit();
+      const measured = measureHeatmapText(labelNodes, painter.sample, estimate(rem));
+      painter.measureFont();
+      const digit = painter.measureDigit();
       return { width, text: digit ? { ...measured, digit } : measured };
     },
     apply: ({ width, text: measured }) => {
@@ -146,11 +150,11 @@ export function createHeatmap(container, options) {
   scrollableWhenOverflowing(frame, `${label}, scrolls sideways`);
 
   const labelNodes = drawHeatmapLabels(svg, { rowLabels, colLabels, rowTitle, colTitle, rowNotes });
-  const painter = createSvgCells(svg, { rows, cols });
-  const values = createValueLayer(svg, { count: rows * cols, shown: showValues });
+  const cells = createGridCells(svg, { rows, cols });
+  const painter = createCanvasPainter(frame, svg, { rows, cols, shown: showValues, onDrawn: cells.record });
   const marks = createMarks(svg);
   const relayout = fitHeatmap(
-    { container, frame, svg, labelNodes, values, painter, marks },
+    { container, frame, svg, labelNodes, cells, painter, marks },
     { rows, cols, rowLabels, colLabels, rowNotes, valueChars: () => valueChars },
   );
   // The legend scrolls with its map (and stays the map's sibling, where readers of the DOM look).
@@ -161,7 +165,7 @@ export function createHeatmap(container, options) {
     const said = value === null ? emptyText : formatExact(value);
     return `${rowTitle} ${rowNames[i]}${pairJoiner}${colTitle} ${colNames[j]}: ${said}`;
   }
-  const grid = createGrid({ wrapper, svg, painter, marks }, { rows, cols, describe, idleText, onActivateCell });
+  const grid = createGrid({ wrapper, svg, painter: cells, marks }, { rows, cols, describe, idleText, onActivateCell });
   rowNames.forEach((name, i) => grid.nameRow(i, `${rowTitle} ${name}`));
 
   // Value → position on the palette, 0…1; values outside the domain take its end colours.
@@ -184,23 +188,25 @@ export function createHeatmap(container, options) {
           const value = entry(matrix, i, j);
           const fill = value === null ? null : interpolateViridis(toUnit(value));
           const printed = value === null ? '' : formatCell(value);
-          painter.paint(index, fill);
-          values.print(index, printed, fill);
+          painter.set(index, fill, printed, value);
           longest = Math.max(longest, printed.length);
         }
       }
       grid.renameCells();
-      // A value longer than the cells were sized for: size them again (no layout is read).
+      // A value longer than the cells were sized for: size them again (no layout is read;
+      // placing them draws), else draw.
       if (longest > valueChars) {
         valueChars = longest;
         relayout();
+      } else {
+        painter.draw();
       }
       grid.showReadout();
     },
 
     /** Prints the values in their cells, or not (the cells' names and the readout keep them). */
     showValues(on) {
-      values.show(on);
+      painter.show(on);
     },
 
     /** Fills the row-notes column (needs options.rowNotes); each text also joins its row's name. */
@@ -233,7 +239,13 @@ export function createHeatmap(container, options) {
       if (index !== null) labelNodes.rowLabelNodes[index].classList.add('heatmap-row-label-current');
     },
   };
-  const exported = { kind: 'heatmap', name: options.exportName ?? label, svg, getMatrix: () => shownMatrix(current, { rowLabels, colLabels, rowTitle, colTitle }) };
+  // Export and print get the colours and numbers as SVG shapes, for as long as they need them.
+  const addShapes = () => addSvgCells(svg, { layout: painter.layout, cols, drawn: painter.drawn });
+  const exported = {
+    kind: 'heatmap', name: options.exportName ?? label, svg, addShapes,
+    getMatrix: () => shownMatrix(current, { rowLabels, colLabels, rowTitle, colTitle }),
+  };
   registerExportable(wrapper, exported);
+  printWithSvgCells(wrapper, addShapes);
   return heatmap;
 }

@@ -6,7 +6,7 @@
 // its shadow root instead, so the picture appears only where the figure cannot.
 
 import { escapeAttribute } from '../share/links.js';
-import { standaloneSvg } from './picture.js';
+import { chartPicture } from './picture.js';
 import { listExportables } from './registry.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -22,7 +22,7 @@ const escapeText = (text) => String(text).replaceAll('&', '&amp;').replaceAll('<
 export function figurePicture(figureElement) {
   const charts = listExportables(figureElement).pictures.slice(0, MAX_CHARTS);
   if (!charts.length) return null;
-  const parts = charts.map((item) => ({ name: item.name, ...standaloneSvg(item.svg, { legend: item.getLegend?.() ?? null }) }));
+  const parts = charts.map((item) => ({ name: item.name, ...chartPicture(item) }));
   const width = Math.max(...parts.map((p) => p.width));
   const height = parts.reduce((sum, p) => sum + p.height, 0) + GAP * (parts.length - 1);
   let top = 0;

@@ -7,7 +7,7 @@ import { downloadFile } from './download.js';
 import {
   matrixToCsv, matrixToJson, normaliseMatrix, normaliseSeries, seriesToCsv, seriesToJson, slug,
 } from './files.js';
-import { standaloneSvg, svgToPng } from './picture.js';
+import { chartPicture, svgToPng } from './picture.js';
 import { listExportables } from './registry.js';
 
 /**
@@ -28,7 +28,7 @@ export function exportMenu(list, { figureElement, figureName, settings, say, sta
     }
   }
 
-  const picture = (item) => standaloneSvg(item.svg, { legend: item.getLegend?.() ?? null });
+  const picture = chartPicture;
   // A matrix or a plot's series as a text file: `read` gets it from the item, `format` writes it
   // (the JSON formats also take the figure's name and settings).
   const dataFile = (read, format, extension, type, what) => (item) => run(item.name, async () => {

@@ -144,6 +144,19 @@ export function standaloneSvg(svg, { background = null, legend = null, padding =
 }
 
 /**
+ * A registered chart (see registry.js) as a standalone SVG: its shapes drawn elsewhere (a heat
+ * map's canvas) are added as SVG for the moment of the copy (item.addShapes), then removed.
+ */
+export function chartPicture(item) {
+  const removeShapes = item.addShapes?.();
+  try {
+    return standaloneSvg(item.svg, { legend: item.getLegend?.() ?? null });
+  } finally {
+    removeShapes?.();
+  }
+}
+
+/**
  * Draws standalone SVG text onto a canvas at `scale` times its size and resolves to a PNG
  * Blob. The SVG goes through an <img> with a data: URL (the page's CSP allows data: images,
  * not blob: ones).

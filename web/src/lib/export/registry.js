@@ -33,6 +33,8 @@ const registeredMatrices = new WeakMap(); // figure element → Map(name → get
 /**
  * Called by the primitives: marks `element` (the chart's wrapper, inside the figure) as
  * exportable. descriptor: { kind: 'heatmap' | 'plot', name, svg, getMatrix?, getSeries?, getLegend? }.
+ * addShapes() (optional) adds shapes drawn outside the SVG (a heat map's canvas) to it for a
+ * picture, and returns a function that removes them again.
  * getMatrix() → { rowLabels, colLabels, values, rowTitle?, colTitle? } or null;
  * getSeries() → { xLabel, yLabel, series: [{ name, x: number[], y: number[] }] } or null;
  * getLegend() → the legend to draw under the picture (see picture.js) or null.

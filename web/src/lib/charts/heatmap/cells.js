@@ -1,12 +1,14 @@
-// The heat map's cells, painted as SVG rects: one square per entry, in one group per row.
-// This is the painter the map composes (see ../heatmap.js); another painter (a canvas, for
-// large maps) can stand in for it behind the same interface:
-//   rows[i]          the element that stands for row i (role="row", named by the grid)
-//   cells[i*cols+j]  the focusable element that stands for cell (i, j) (role="gridcell"),
-//                    carrying data-row and data-col, under the pointer where the cell is drawn
+// The heat map's cells as elements: one transparent SVG rect per entry, in one group per row,
+// for the grid (role="row" / role="gridcell", named by grid.js), the keyboard focus and the
+// pointer. They are never painted: the colours and numbers are drawn on a canvas under them
+// (canvas.js), so a new matrix rewrites no paint-bearing attribute here. Each cell records
+// what the canvas drew on it (data-fill, data-ink, data-printed), which is what a reader sees
+// and what the export's picture is made of.
+//   rows[i]          the element that stands for row i
+//   cells[i*cols+j]  the focusable element that stands for cell (i, j), carrying data-row and
+//                    data-col, under the pointer where the cell is drawn
 //   place(layout)    puts every cell where the layout says (writes only)
-//   paint(index, fill)  colours one cell ('#rrggbb'), or draws it empty (null)
-// The painter knows nothing of names, focus or values: the grid and the value layer do.
+//   record(index, { fill, ink, text })  what the canvas drew on cell `index`
 
 import { svgElement } from '../../dom/elements.js';
 
@@ -16,21 +18,26 @@ export const CELL_CLASS = 'heatmap-cell';
 export const cellX = (layout, j) => layout.left + j * layout.cell;
 export const cellY = (layout, i) => layout.top + i * layout.cell;
 
-export function createSvgCells(svg, { rows, cols }) {
+const NOTHING = { fill: null, ink: null, text: '' };
+
+export function createGridCells(svg, { rows, cols }) {
   const rowElements = [];
   const cells = [];
-  const painted = new Array(rows * cols).fill(undefined); // each cell's fill, so paint() writes only changes
+  const recorded = new Array(rows * cols).fill(NOTHING); // so record() writes only changes
   for (let i = 0; i < rows; i += 1) {
     const row = svgElement('g', { role: 'row', 'aria-rowindex': i + 1 }, svg);
     rowElements.push(row);
     for (let j = 0; j < cols; j += 1) {
-      const cell = svgElement('rect', {
+      cells.push(svgElement('rect', {
         role: 'gridcell', 'aria-colindex': j + 1, tabindex: -1, class: CELL_CLASS, 'data-row': i, 'data-col': j,
-      }, row);
-      svgElement('title', {}, cell); // the cell's name, as a tooltip
-      cells.push(cell);
+      }, row));
     }
   }
+
+  const write = (cell, name, value) => {
+    if (value === null || value === '') cell.removeAttribute(name);
+    else cell.setAttribute(name, value);
+  };
 
   return {
     rows: rowElements,
@@ -39,23 +46,20 @@ export function createSvgCells(svg, { rows, cols }) {
     place(layout) {
       const { cell: size } = layout;
       cells.forEach((cell, index) => {
-        const i = Math.floor(index / cols);
-        const j = index % cols;
-        cell.setAttribute('x', cellX(layout, j));
-        cell.setAttribute('y', cellY(layout, i));
+        cell.setAttribute('x', cellX(layout, index % cols));
+        cell.setAttribute('y', cellY(layout, Math.floor(index / cols)));
         cell.setAttribute('width', size);
         cell.setAttribute('height', size);
       });
     },
 
-    paint(index, fill) {
-      const was = painted[index];
-      if (was === fill) return;
+    record(index, drawn) {
+      const was = recorded[index];
       const cell = cells[index];
-      if (fill === null) cell.removeAttribute('fill');
-      else cell.setAttribute('fill', fill);
-      if ((was === null) !== (fill === null)) cell.classList.toggle('heatmap-cell-empty', fill === null);
-      painted[index] = fill;
+      if (was.fill !== drawn.fill) write(cell, 'data-fill', drawn.fill);
+      if (was.ink !== drawn.ink) write(cell, 'data-ink', drawn.ink);
+      if (was.text !== drawn.text) write(cell, 'data-printed', drawn.text);
+      recorded[index] = drawn;
     },
   };
 }

@@ -1,5 +1,5 @@
 // The heat map as a grid for the keyboard and for screen readers: each cell's name ("query
-// it, key cat: 0.4210") as its accessible name and tooltip, one tab stop that arrow keys,
+// it, key cat: 0.4210") as its accessible name (and, for the pointer, in the readout), one tab stop that arrow keys,
 // Home/End and PageUp/PageDown move between cells, Enter or Space (and a click) to activate a
 // cell, the selected row, and a visible readout of the cell under the pointer or focus that
 // the grid is described by. It works on any painter's row and cell elements (see cells.js).
@@ -37,7 +37,7 @@ function followPointer(svg, cells, onHover) {
   });
 }
 
-/** Names every cell by describe(i, j) as its accessible name and tooltip, writing only the names that changed. */
+/** Names every cell by describe(i, j) as its accessible name, writing only the names that changed. */
 function nameCells(cells, names, { rows, cols, describe }) {
   for (let i = 0; i < rows; i += 1) {
     for (let j = 0; j < cols; j += 1) {
@@ -45,7 +45,6 @@ function nameCells(cells, names, { rows, cols, describe }) {
       const name = describe(i, j);
       if (names[index] === name) continue;
       cells[index].setAttribute('aria-label', name);
-      cells[index].firstChild.textContent = name;
       names[index] = name;
     }
   }

@@ -10,7 +10,7 @@ import { svgElement } from '../../dom/elements.js';
 const CHAR_EM = 0.62;
 const DIGIT_EM = 0.64;
 const MAX_CELL_REM = 2.75; // cells grow no larger than 44 px at 16 px text
-const CELL_PADDING_EM = 0.3; // room left around a printed value inside its cell, both sides together
+export const CELL_PADDING_EM = 0.3; // room left around a printed value inside its cell, both sides together
 
 /**
  * Where the cells start (left, top), their size and the drawing's size, in px, for rows × cols

@@ -1,0 +1,187 @@
+// The heat map's colours and printed numbers, drawn on one canvas under the map's SVG (which
+// keeps the labels, the outlines and the grid's transparent cells above it). A slider that
+// recolours a map then repaints one bitmap, not hundreds of SVG shapes and texts.
+// - Crisp at any devicePixelRatio: the bitmap is the drawing's size times the ratio.
+// - Themes need nothing: the palette and the inks are the same in light and dark, and the
+//   1 px gaps between cells, and empty cells, are left clear, so the page's surface shows.
+// - A number never runs into its neighbour: one too wide for its cell is printed with fewer
+//   decimals, or not at all; the cell's name and the readout keep the exact value.
+// - Each number takes the ink that reads best on its fill (contrast.js).
+
+import { htmlElement, svgElement } from '../../dom/elements.js';
+import { INKS, inkFor } from '../contrast.js';
+import { cellX, cellY } from './cells.js';
+import { CELL_PADDING_EM } from './labels.js';
+const SAMPLE_TEXT = '0.00';
+
+/**
+ * The text to print for `value`, first written as `printed`, that `fits`: as it is, else
+ * with fewer decimals (rounded from the value itself, so no digit is one the value does not
+ * have), else nothing.
+ */
+export function fitPrinted(printed, value, fits) {
+  if (printed === '' || fits(printed)) return printed;
+  const parts = /^([^\d]*)(\d+)\.(\d+)([^\d]*)$/.exec(printed);
+  if (!parts || value === null) return '';
+  const [, sign, whole, decimals, unit] = parts;
+  // Only when the printed number is the value itself (not, say, a percentage of it).
+  if (Math.abs(Math.abs(value) - Number(`${whole}.${decimals}`)) > 0.5 * 10 ** -decimals.length) return '';
+  for (let k = decimals.length - 1; k >= 0; k -= 1) {
+    const digits = Math.abs(value).toFixed(k);
+    const zero = Number(digits) === 0;
+    const shorter = `${zero ? '' : sign}${digits}${unit}`;
+    if (fits(shorter)) return shorter;
+  }
+  return '';
+}
+
+/**
+ * @param {HTMLElement} frame  the map's frame; the canvas goes in it, under `svg`
+ * @param {SVGSVGElement} svg
+ * @param {object} options  rows, cols, shown (print the numbers), onDrawn(index, { fill, ink,
+ *        text }) for each cell whose drawing changed
+ */
+export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDrawn }) {
+  const count = rows * cols;
+  const canvas = htmlElement('canvas', { class: 'heatmap-canvas', 'aria-hidden': 'true' });
+  frame.insertBefore(canvas, svg);
+  // A hidden number in the page's own style, read for the font the canvas draws in.
+  const sample = svgElement('text', { class: 'heatmap-value heatmap-value-sample', 'aria-hidden': 'true' }, svg);
+  sample.textContent = SAMPLE_TEXT;
+  const fills = new Array(count).fill(null);
+  const texts = new Array(count).fill('');
+  const values = new Array(count).fill(null);
+  const drawn = new Array(count).fill(null); // { fill, ink, text } as last drawn
+  const widths = new Map(); // printed text → its width in px at `font`
+  let font = '';
+  let fontPx = 0;
+  let layout = null;
+  let visible = Boolean(shown);
+  let context = null;
+  let penFont = null; // the font last given to the context (its own getter normalises it)
+
+  function textWidth(text) {
+    let width = widths.get(text);
+    if (width === undefined) {
+      width = pen().measureText(text).width;
+      widths.set(text, width);
+    }
+    return width;
+  }
+
+  /** The 2-D context, its font set (a canvas's size change resets it). */
+  function pen() {
+    context ??= canvas.getContext('2d');
+    if (penFont !== font) {
+      context.font = font;
+      penFont = font;
+    }
+    return context;
+  }
+
+  /** Sizes the bitmap for the layout at the screen's pixel ratio and clears it. */
+  function clear() {
+    const ratio = window.devicePixelRatio || 1;
+    const width = Math.max(1, Math.round(layout.width * ratio));
+    const height = Math.max(1, Math.round(layout.height * ratio));
+    if (canvas.width !== width || canvas.height !== height) {
+      canvas.width = width; // resets the context's state, its font too
+      canvas.height = height;
+      penFont = null;
+    }
+    const drawing = pen();
+    drawing.setTransform(ratio, 0, 0, ratio, 0, 0);
+    drawing.clearRect(0, 0, layout.width, layout.height);
+    drawing.textAlign = 'center';
+    drawing.textBaseline = 'middle';
+    return drawing;
+  }
+
+  const painter = {
+    canvas,
+    /** The hidden sample number, for measuring the size numbers are drawn at. */
+    sample,
+    /** What was drawn on each cell: { fill, ink, text }, or null before the first draw. */
+    drawn,
+
+    /** Reads the font numbers are printed in, from the page's style (reads layout). */
+    measureFont() {
+      const style = getComputedStyle(sample);
+      const next = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      if (next !== font) widths.clear();
+      font = next;
+      fontPx = parseFloat(style.fontSize) || 0;
+      canvas.dataset.font = font;
+    },
+
+    /** The widest printed number per character, at the font measured (0 before any). */
+    measureDigit() {
+      if (!font) return 0;
+      let digit = 0;
+      for (const text of texts) if (text) digit = Math.max(digit, textWidth(text) / text.length);
+      return digit;
+    },
+
+    /** Sizes the canvas for `next` (writes only) and draws again. */
+    place(next) {
+      layout = next;
+      canvas.style.width = `${layout.width}px`;
+      canvas.style.height = `${layout.height}px`;
+      painter.draw();
+    },
+
+    /** Sets cell `index`'s fill ('#rrggbb', or null: empty) and its number; draw() shows them. */
+    set(index, fill, text, value) {
+      fills[index] = fill;
+      texts[index] = text;
+      values[index] = value;
+    },
+
+    /** Shows or hides every printed number (the cells keep the size that holds them). */
+    show(on) {
+      visible = Boolean(on);
+      painter.draw();
+    },
+
+    get shown() {
+      return visible;
+    },
+
+    /** Where the cells are, as last placed (null before). */
+    get layout() {
+      return layout;
+    },
+
+    /** Paints every cell and number (nothing before a layout). */
+    draw() {
+      if (!layout) return;
+      if (!font) painter.measureFont(); // once, where the map was drawn before any fitting
+      const drawing = clear();
+      const { cell } = layout;
+      const room = cell - CELL_PADDING_EM * fontPx; // as the layout leaves room (labels.js)
+      const fits = (text) => textWidth(text) <= room;
+      for (let index = 0; index < count; index += 1) {
+        const fill = fills[index];
+        const x = cellX(layout, index % cols);
+        const y = cellY(layout, Math.floor(index / cols));
+        const text = fill === null || !visible ? '' : fitPrinted(texts[index], values[index], fits);
+        const ink = fill === null ? null : inkFor(fill);
+        if (fill !== null) {
+          // The SVG cells' 1 px stroke of the surface colour, as a clear gap.
+          drawing.fillStyle = fill;
+          drawing.fillRect(x + 0.5, y + 0.5, cell - 1, cell - 1);
+        }
+        if (text) {
+          drawing.fillStyle = INKS[ink];
+          drawing.fillText(text, x + cell / 2, y + cell / 2);
+        }
+        const was = drawn[index];
+        if (!was || was.fill !== fill || was.ink !== ink || was.text !== text) {
+          drawn[index] = { fill, ink, text };
+          onDrawn(index, drawn[index]);
+        }
+      }
+    },
+  };
+  return painter;
+}
