@@ -37,6 +37,14 @@ function copyComputed(source, target, rootFont) {
   for (const name of [...target.getAttributeNames()]) if (name.startsWith('data-')) target.removeAttribute(name);
 }
 
+/** A shape with neither fill nor stroke (a heat map's grid cell, say): nothing for a picture. */
+function paintsNothing(element) {
+  if (!(element instanceof SVGGeometryElement)) return false;
+  const style = getComputedStyle(element);
+  const clear = (paint) => paint === 'none' || paint === 'transparent' || paint === 'rgba(0, 0, 0, 0)';
+  return clear(style.fill) && clear(style.stroke);
+}
+
 function parseViewBox(svg) {
   const numbers = (svg.getAttribute('viewBox') ?? '').trim().split(/[\s,]+/).map(Number);
   if (numbers.length === 4 && numbers.every(Number.isFinite)) return numbers;
@@ -90,7 +98,7 @@ export function standaloneSvg(svg, { background = null, legend = null, padding =
   sources.forEach((source, k) => {
     const target = targets[k];
     if (source.localName === 'title' || source.localName === 'desc') return;
-    if (k > 0 && getComputedStyle(source).display === 'none') {
+    if (k > 0 && (getComputedStyle(source).display === 'none' || paintsNothing(source))) {
       drop.push(target);
       return;
     }
