@@ -108,22 +108,28 @@ export function drawLegendItem(legend, s, index) {
   item.append(s.name);
 }
 
-/** Labelled dots drawn on top (e.g. where two curves cross), those inside the plot area. */
+/**
+ * Labelled dots drawn on top (e.g. where two curves cross), those inside the plot area. The
+ * group keeps its dots and labels from one redraw to the next (in group.parts), so a slider
+ * that moves a marker sets attributes and creates nothing.
+ */
 export function drawAnnotations(group, points, { x, y }, { margin, plotWidth, plotHeight, tick }) {
-  group.replaceChildren();
-  for (const point of points) {
-    const px = x(point.x);
-    const py = y(point.y);
-    if (!(px >= margin.left - 0.5 && px <= margin.left + plotWidth + 0.5 && py >= margin.top - 0.5 && py <= margin.top + plotHeight + 0.5)) continue;
-    svgElement('circle', { cx: px.toFixed(2), cy: py.toFixed(2), r: 4.5, class: 'plot-annotation' }, group);
-    if (point.label) {
-      // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
-      const placement = point.placement ?? (px < margin.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
-      const right = placement === 'below-right';
-      svgElement('text', {
-        x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + tick : -4 - tick * 0.5)).toFixed(2), 'text-anchor': right ? 'start' : 'end',
-        class: 'plot-annotation-label',
-      }, group).textContent = point.label;
-    }
-  }
+  const parts = (group.parts ??= { dots: [], labels: [] });
+  const inside = points.map((point) => ({ point, px: x(point.x), py: y(point.y) })).filter(({ px, py }) => (
+    px >= margin.left - 0.5 && px <= margin.left + plotWidth + 0.5 && py >= margin.top - 0.5 && py <= margin.top + plotHeight + 0.5));
+  keep(parts.dots, inside.length, group, 'circle').forEach((dot, k) => {
+    setAll(dot, { cx: inside[k].px.toFixed(2), cy: inside[k].py.toFixed(2), r: 4.5, class: 'plot-annotation' });
+  });
+  const labelled = inside.filter(({ point }) => point.label);
+  keep(parts.labels, labelled.length, group, 'text').forEach((text, k) => {
+    const { point, px, py } = labelled[k];
+    // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
+    const placement = point.placement ?? (px < margin.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
+    const right = placement === 'below-right';
+    setAll(text, {
+      x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + tick : -4 - tick * 0.5)).toFixed(2),
+      'text-anchor': right ? 'start' : 'end', class: 'plot-annotation-label',
+    });
+    if (text.textContent !== point.label) text.textContent = point.label;
+  });
 }
