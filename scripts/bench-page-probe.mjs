@@ -4,6 +4,7 @@
 // summary (median and p95).
 
 export const DESKTOP = { viewport: { width: 1280, height: 900 } };
+export const PHONE = { viewport: { width: 375, height: 667 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 
 // Installed before the page's own scripts: frame latency per key press, long tasks, mounts.
 export function instrument() {
@@ -60,8 +61,8 @@ const quantile = (values, q) => {
 };
 export const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
 
-export async function openPage(browser, url, cpuSlowdown = 1, { embed = false } = {}) {
-  const context = await browser.newContext(DESKTOP);
+export async function openPage(browser, url, cpuSlowdown = 1, { embed = false, contextOptions = DESKTOP } = {}) {
+  const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   await page.addInitScript(instrument);
   if (cpuSlowdown > 1) {
