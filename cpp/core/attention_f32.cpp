@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "check_float.hpp"
@@ -65,8 +66,9 @@ Eigen::Index rows_per_block(Eigen::Index m) {
 }
 
 // One query row's scores (count entries) in place: masked keys to −∞ (exactly 0 after exp), then
-// the softmax of factor·scores.
-void softmax_row(const kernels::Kernels<float>& k, float* row, Eigen::Index count, const bool* allowed, float factor) {
+// exp(factor·(score − the row's largest)); returns their sum (≥ 1: the largest gives exp(0)).
+float exponentials_row(const kernels::Kernels<float>& k, float* row, Eigen::Index count, const bool* allowed,
+                       float factor) {
   if (allowed != nullptr) {
     for (Eigen::Index j = 0; j < count; ++j) {
       if (!allowed[j]) row[j] = -INFINITY;
@@ -74,8 +76,13 @@ void softmax_row(const kernels::Kernels<float>& k, float* row, Eigen::Index coun
   }
   // pass 1: the row's largest allowed score, so that every exponent is ≤ 0
   const float row_max = k.row_max(row, count);
-  // pass 2: exponentials of the shifted scores, and their sum (≥ 1: the maximum gives exp(0))
-  const float sum = k.exp_sum(row, count, row_max, factor);
+  // pass 2: exponentials of the shifted scores, and their sum
+  return k.exp_sum(row, count, row_max, factor);
+}
+
+// The softmax of factor·scores of one row, in place.
+void softmax_row(const kernels::Kernels<float>& k, float* row, Eigen::Index count, const bool* allowed, float factor) {
+  const float sum = exponentials_row(k, row, count, allowed, factor);
   // pass 3: normalise
   k.scale(row, count, 1.0f / sum);
 }
@@ -181,20 +188,25 @@ MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionO
     return output;
   }
   const Mask* mask = options.mask ? &*options.mask : nullptr;
-  // One block of query rows' scores, overwritten in place by their weights.
+  // One block of query rows' scores, overwritten in place by their exponentials.
   const Eigen::Index block = std::min(rows_per_block(m), n);
   MatrixF weights(block, m);
+  std::vector<float> sums(static_cast<std::size_t>(block));
   for (Eigen::Index i0 = 0; i0 < n; i0 += block) {
     const Eigen::Index rows = std::min(block, n - i0);
     // --- pass 1: raw scores Q Kᵀ of the block's rows
     kernels.matmul(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), m, weights.data(), m,
                    false);
-    // --- pass 2: the softmax of scores / (scale·τ), row by row
+    // --- pass 2: exp of scores / (scale·τ), shifted by each row's largest, and each row's sum
     for (Eigen::Index i = 0; i < rows; ++i) {
-      softmax_row(kernels, weights.data() + i * m, m, mask != nullptr ? mask->data() + (i0 + i) * m : nullptr, factor);
+      sums[static_cast<std::size_t>(i)] =
+          exponentials_row(kernels, weights.data() + i * m, m, mask != nullptr ? mask->data() + (i0 + i) * m : nullptr, factor);
     }
-    // --- pass 3: output = weights · V
-    kernels.matmul(rows, dv, m, weights.data(), m, V.data(), V.outerStride(), output.data() + i0 * dv, dv, false);
+    // --- pass 3: output = exponentials · V, each row divided by its sum afterwards: the weights
+    // are never normalised in place, a pass over dv entries per row instead of m
+    float* out = output.data() + i0 * dv;
+    kernels.matmul(rows, dv, m, weights.data(), m, V.data(), V.outerStride(), out, dv, false);
+    for (Eigen::Index i = 0; i < rows; ++i) kernels.scale(out + i * dv, dv, 1.0f / sums[static_cast<std::size_t>(i)]);
   }
   return output;
 }

@@ -57,13 +57,6 @@ StreamingOptions streaming_options(const StreamingCall& c) {
   return options;
 }
 
-void keep_attention(AttentionResult&& r) {
-  keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
-  keep(std::move(r.scaled_scores), "the scaled scores");
-  keep(std::move(r.weights), "the weights");
-  keep(std::move(r.output), "the output");
-}
-
 // The four float32 results written side by side into one block (the arena for a page-sized
 // call, else one heap block), so that JS copies them out in one piece: one buffer per call, the
 // four matrices views of it. The shapes are checked (and the block's size within the work
@@ -102,14 +95,13 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const AttentionCall* c) {
   return guarded([&] {
     const AttentionOptions options = attention_options(*c);
     const ConstMap Q = c->q.map(), K = c->k.map(), V = c->v.map();
-    // A page-sized call is written straight into the arena; a bigger one (whose shapes the core
-    // checks before it allocates anything) into matrices of its own.
+    // The four results side by side in one block, so that JS copies them out in one piece: the
+    // arena for a page-sized call, else one heap block, made once the shapes (and the block's
+    // size within the work budget) are checked.
+    check::attention_shapes("attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(),
+                            V.cols(), /*forms_scores=*/true, /*single=*/true);
     const std::int64_t n = Q.rows(), m = K.rows(), dv = V.cols();
-    if (double* room = arena_room(3 * n * m + n * dv)) {
-      attention_into(Q, K, V, options, list_attention(room, Q.rows(), K.rows(), V.cols()));
-    } else {
-      keep_attention(attention(Q, K, V, options));
-    }
+    attention_into(Q, K, V, options, list_attention(result_room(3 * n * m + n * dv), Q.rows(), K.rows(), V.cols()));
     if (c->output_only != 0) keep_only_last();
   });
 }
