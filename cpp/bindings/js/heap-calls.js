@@ -15,6 +15,10 @@ import { copyInto, subarrayOf } from './built-ins.js';
 import { messageOf } from './read-arguments.js';
 import { ELEMENT_TYPES, changedError, unchanged } from './read-matrix.js';
 
+// Results of up to this many entries are copied into a caller's array entry by entry, bigger
+// ones by the saved %TypedArray%.prototype.set from a view of the heap.
+const SMALL_COPY = 256;
+
 /** Bytes at the start of the input area kept for the call record (kRecordBytes in boundary.hpp). */
 const RECORD_BYTES = 256;
 
@@ -210,10 +214,14 @@ function resultTable(core, coreMessage) {
     const cols = types[entry + 2];
     const count = rows * cols;
     if (count !== target.length) throw new Error(`${target.name}: the core made ${rows}x${cols} entries, not ${target.length}`);
-    if (count > 0) {
-      const heap = core[ELEMENT_TYPES[types[entry + 3]]];
-      const start = types[entry] / heap.BYTES_PER_ELEMENT;
-      copyInto(target.view, subarrayOf(heap, start, start + count));
+    const heap = core[ELEMENT_TYPES[types[entry + 3]]];
+    const start = types[entry] / heap.BYTES_PER_ELEMENT;
+    const out = target.array;
+    if (count <= SMALL_COPY) {
+      // a page-sized result entry by entry: no view of the heap made for it
+      for (let k = 0; k < count; k++) out[k] = heap[start + k];
+    } else {
+      copyInto(out, subarrayOf(heap, start, start + count));
     }
     return { rows, cols, data: target.array };
   }

@@ -142,10 +142,9 @@ export function onePrecision(fn, q, k, v) {
  * Reads options.into of a call whose results are `names` (in the order the core lists them):
  * `value` is undefined (no into: fresh arrays) or an object naming some of those results, each a
  * Float64Array or Float32Array the result is written into. Each named array is read once (a
- * getter that throws becomes an Error naming it) and kept as a record { name, array, view,
- * buffer, bytes, bytesOf, length, offset }: `array` is the caller's object (handed back as the
- * result's data), `view` a fixed-length view of its buffer made here with the saved constructor,
- * which is what the result is copied into. Returns a list parallel to `names` (null where the
+ * getter that throws becomes an Error naming it) and kept as a record { name, array, buffer,
+ * bytes, bytesOf, length, offset }: `array` is the caller's object, written into and handed back
+ * as the result's data. Returns a list parallel to `names` (null where the
  * result gets a fresh array), or null without into. The kind and length are checked once the
  * call's precision and shapes are known (checkInto), and the buffer again right before the copy
  * (intoUnchanged), since a getter of a later argument may resize or detach it in between.
@@ -161,7 +160,7 @@ export function readInto(fn, value, names, outputOnly) {
   } catch (error) {
     throw new Error(`${fn}: options.into could not be read: ${messageOf(error)}`, { cause: error });
   }
-  const targets = names.map(() => null);
+  const targets = names.length === 1 ? [null] : [null, null, null, null];
   for (const key of keys) {
     const index = names.indexOf(key);
     if (index < 0) {
@@ -176,9 +175,9 @@ export function readInto(fn, value, names, outputOnly) {
     const buffer = bufferOf(array);
     const bytesOf = bytesGetterOf(buffer);
     const offset = byteOffsetOf(array);
-    targets[index] = {
-      name, key, array, kind, length, offset, buffer, bytesOf, bytes: bytesOf(buffer), view: length === 0 ? null : new VIEWS[kind](buffer, offset, length),
-    };
+    // No view of its own: a typed array's entries are written without any of the caller's code
+    // (an integer index never reaches a prototype), and its length is checked right before.
+    targets[index] = { name, key, array, kind, length, offset, buffer, bytesOf, bytes: bytesOf(buffer) };
   }
   return targets;
 }
@@ -225,7 +224,7 @@ export function intoProblem(targets, heapBuffer) {
     if (t === null || t.length === 0) continue;
     if (t.buffer === heapBuffer) return new Error(`${t.name} is a view of the WebAssembly heap, which the results are copied from; pass an array of your own`);
     const now = t.bytesOf(t.buffer);
-    if (now !== t.bytes || realLength(t.view) !== t.length) {
+    if (now !== t.bytes || realLength(t.array) !== t.length) {
       const what = now === 0 && detached(t.buffer) ? 'was detached (transferred)' : `was resized: it had ${t.bytes} bytes when options.into was read, ${now} now`;
       return new Error(`${t.name}: its buffer ${what}, by a later argument; nothing was written`);
     }
