@@ -5,6 +5,8 @@ import {
   ATTENTION_OPTIONS, AXES, HEAD_SCALES, LIMITS, MULTI_HEAD_OPTIONS, PAIR_WORK, RESULT_SETS,
   budget, choice, dimension, entriesWithin, multiplyAdds, readOptions, scaleOption, temperature, wholeNumber,
 } from './read-arguments.js';
+// The heap's buffer by the saved getter: a caller may have redefined %TypedArray%.prototype.buffer.
+import { bufferOf } from './built-ins.js';
 import {
   NO_MASK, checkInto, intoProblem, onePrecision, readInto, readMask, readMatrix,
 } from './read-matrix.js';
@@ -21,7 +23,7 @@ export function attentionFunctions(core, calls) {
   // but staging may have grown the memory that a view of the old heap lay in. Then released.
   function resultsInto(into, outputOnly) {
     try {
-      const problem = intoProblem(into, core.HEAPU8.buffer);
+      const problem = intoProblem(into, bufferOf(core.HEAPU8));
       if (problem !== null) throw problem;
       const one = (i) => (into[i] === null ? result(i) : calls.resultInto(i, into[i]));
       return outputOnly ? { output: one(0) } : { rawScores: one(0), scaledScores: one(1), weights: one(2), output: one(3) };
@@ -63,7 +65,7 @@ export function attentionFunctions(core, calls) {
           // After every getter has run: the arrays' kinds and lengths, then their buffers.
           const scores = [q.rows, k.rows];
           checkInto(into, precision, outputOnly ? [[q.rows, v.cols]] : [scores, scores, scores, [q.rows, v.cols]]);
-          const problem = intoProblem(into, core.HEAPU8.buffer);
+          const problem = intoProblem(into, bufferOf(core.HEAPU8));
           if (problem !== null) throw problem;
         }
         // The record of AttentionCall in cpp/bindings/exports/attention.cpp.
