@@ -8,6 +8,9 @@ import { whyMissed } from './bench-why-missed.mjs';
 
 const format = (ms) => (ms < 1 ? `${(ms * 1000).toFixed(2)} µs` : `${ms.toFixed(2)} ms`);
 const ratio = (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '');
+// GFLOP/s of one core's 4 float32 lanes, a multiply and an add each per cycle, measured on the
+// 2-core test machine (/work/shared/notes/performance.md).
+const LANE_LIMIT = 57.7;
 
 export async function writeReport({ rows, budgets, budgetTime, kernels, machine, native, page, pagePath }) {
   const PASSES = machine.passes;
@@ -17,7 +20,7 @@ export async function writeReport({ rows, budgets, budgetTime, kernels, machine,
     'Measured by `npm run bench` (scripts/bench.sh → scripts/bench.mjs): one node process, every row',
     'interleaved pass by pass; the median CPU time of one call in a pass, best of',
     `${PASSES} pass${PASSES === 1 ? '' : 'es'}. GFLOP/s counts 4·n·m·d; n = m. "× native" is the time over native float32`,
-    '(the same core compiled natively, Google Benchmark); "× faster peer" is the faster peer\'s time over',
+    '(the same core compiled natively, Google Benchmark; float64 rows over native float64); "× faster peer" is the faster peer\'s time over',
     'this row\'s (above 1: faster than both peers). The WebAssembly rows go through the public JS API,',
     'with the data in and out of every call; the peers likewise build their input tensors and read',
     'their output on every call.',
@@ -31,9 +34,13 @@ export async function writeReport({ rows, budgets, budgetTime, kernels, machine,
     '',
     '## Attention, softmax(Q Kᵀ / √d) V',
     '',
-    '| n | d | implementation | median | GFLOP/s | × native | × faster peer |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map((r) => `| ${r.n} | ${r.d} | ${r.implementation} | ${format(r.median_ms)} | ${r.gflops.toFixed(2)} | ${r.times_native_f32 === null ? '' : ratio(r.times_native_f32)} | ${ratio(r.speedup_over_faster_peer)} |`),
+    `One core's 4-lane limit (a multiply and an add per lane, no FMA, as WebAssembly SIMD and SSE2 have) is about ${LANE_LIMIT} GFLOP/s`,
+    'on one core of this 2-core machine (measured with a loop of independent multiplies and adds in registers); "of limit" is each row\'s GFLOP/s',
+    'over it. "× native" for a float64 row is over native float64; for the others over native float32.',
+    '',
+    '| n | d | implementation | median | GFLOP/s | of limit | × native | × faster peer |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.n} | ${r.d} | ${r.implementation} | ${format(r.median_ms)} | ${r.gflops.toFixed(2)} | ${(100 * r.gflops / LANE_LIMIT).toFixed(0)} % | ${r.times_native === null ? '' : ratio(r.times_native)} | ${ratio(r.speedup_over_faster_peer)} |`),
     '',
     '## Budgets: small calls and speed-ups',
     '',

@@ -127,6 +127,12 @@ double* result_room(std::int64_t entries) {
   return boundary.results.back().data();
 }
 
+float* result_room_f32(std::int64_t entries) {
+  if (double* room = arena_room((entries + 1) / 2)) return reinterpret_cast<float*>(room);
+  boundary.results_f32.emplace_back(static_cast<Eigen::Index>(entries), 1);
+  return boundary.results_f32.back().data();
+}
+
 void begin_call() {
   boundary.error.clear();
   clear_results();

@@ -109,6 +109,8 @@ void keep_rows(const Record& record, Field Record::*field, const char* name, Res
 double* arena_room(std::int64_t entries);
 // Room for `entries` float64 results: the arena, or one heap block (shapes already checked).
 double* result_room(std::int64_t entries);
+// The same for float32 results.
+float* result_room_f32(std::int64_t entries);
 
 // ---- running one call --------------------------------------------------------------------------
 void begin_call();

@@ -11,9 +11,7 @@
 #include "check.hpp"
 #include "softmax.hpp"
 
-#ifdef __wasm_simd128__
-#include <wasm_simd128.h>
-#endif
+#include "kernels.hpp"
 
 namespace attn {
 namespace {
@@ -65,33 +63,11 @@ Mask causal_mask(std::int64_t n, std::int64_t m) {
 namespace {
 
 // C(i, col) = Σ_k A(i, k)·B(k, col), summed in the order of k, for one row i and the columns
-// [col, col + width): the partial sums stay in registers while k runs. Each lane of the SIMD form
-// does exactly the scalar form's multiplications and additions (there is no fused multiply-add in
-// either), so native and WebAssembly builds give the same bits.
-#ifdef __wasm_simd128__
-void multiply_row_block8(const double* a, Eigen::Index inner, const double* b, Eigen::Index ldb, double* c) {
-  v128_t s0 = wasm_f64x2_splat(0.0), s1 = s0, s2 = s0, s3 = s0;
-  for (Eigen::Index k = 0; k < inner; ++k) {
-    const v128_t x = wasm_f64x2_splat(a[k]);
-    const double* row = b + k * ldb;
-    s0 = wasm_f64x2_add(s0, wasm_f64x2_mul(x, wasm_v128_load(row)));
-    s1 = wasm_f64x2_add(s1, wasm_f64x2_mul(x, wasm_v128_load(row + 2)));
-    s2 = wasm_f64x2_add(s2, wasm_f64x2_mul(x, wasm_v128_load(row + 4)));
-    s3 = wasm_f64x2_add(s3, wasm_f64x2_mul(x, wasm_v128_load(row + 6)));
-  }
-  wasm_v128_store(c, s0);
-  wasm_v128_store(c + 2, s1);
-  wasm_v128_store(c + 4, s2);
-  wasm_v128_store(c + 6, s3);
-}
-void multiply_row_block2(const double* a, Eigen::Index inner, const double* b, Eigen::Index ldb, double* c) {
-  v128_t s = wasm_f64x2_splat(0.0);
-  for (Eigen::Index k = 0; k < inner; ++k) {
-    s = wasm_f64x2_add(s, wasm_f64x2_mul(wasm_f64x2_splat(a[k]), wasm_v128_load(b + k * ldb)));
-  }
-  wasm_v128_store(c, s);
-}
-#else
+// [col, col + width): the partial sums stay in registers while k runs. In WebAssembly the product
+// runs on the 2-lane SIMD kernels' tiles (kernels::simd_f64(), 4 rows × 4 columns at a time),
+// whose every lane does exactly this scalar form's multiplications and additions in the same
+// order (there is no fused multiply-add in either), so native and WebAssembly builds give the same
+// bits.
 template <int kWidth>
 void multiply_row_block(const double* a, Eigen::Index inner, const double* b, Eigen::Index ldb, double* c) {
   double s[kWidth] = {};
@@ -102,31 +78,25 @@ void multiply_row_block(const double* a, Eigen::Index inner, const double* b, Ei
   }
   for (int l = 0; l < kWidth; ++l) c[l] = s[l];
 }
-void multiply_row_block8(const double* a, Eigen::Index inner, const double* b, Eigen::Index ldb, double* c) {
-  multiply_row_block<8>(a, inner, b, ldb, c);
-}
-void multiply_row_block2(const double* a, Eigen::Index inner, const double* b, Eigen::Index ldb, double* c) {
-  multiply_row_block<2>(a, inner, b, ldb, c);
-}
-#endif
 
 }  // namespace
 
 void multiply_into(MatrixIn A, MatrixIn B, MatrixOut C) {
   const Eigen::Index rows = A.rows(), inner = A.cols(), cols = B.cols();
+#ifdef __wasm_simd128__
+  kernels::simd_f64().matmul(rows, cols, inner, A.data(), A.outerStride(), B.data(), B.outerStride(), C.data(),
+                             C.outerStride(), false);
+#else
   const Eigen::Index ldb = B.outerStride();
   for (Eigen::Index i = 0; i < rows; ++i) {
     const double* a = A.data() + i * A.outerStride();
     double* c = C.data() + i * C.outerStride();
     Eigen::Index col = 0;
-    for (; col + 8 <= cols; col += 8) multiply_row_block8(a, inner, B.data() + col, ldb, c + col);
-    for (; col + 2 <= cols; col += 2) multiply_row_block2(a, inner, B.data() + col, ldb, c + col);
-    if (col < cols) {
-      double s = 0;
-      for (Eigen::Index k = 0; k < inner; ++k) s += a[k] * B(k, col);
-      c[col] = s;
-    }
+    for (; col + 8 <= cols; col += 8) multiply_row_block<8>(a, inner, B.data() + col, ldb, c + col);
+    for (; col + 2 <= cols; col += 2) multiply_row_block<2>(a, inner, B.data() + col, ldb, c + col);
+    if (col < cols) multiply_row_block<1>(a, inner, B.data() + col, ldb, c + col);
   }
+#endif
 }
 
 namespace {
@@ -161,6 +131,18 @@ void softmax_rows_into(MatrixIn scores, double temperature, const Mask* mask, Ma
     const bool* allowed = mask != nullptr ? mask->data() + i * mask->cols() : nullptr;
     double row_max = -std::numeric_limits<double>::infinity();
     double sum = 0;
+#ifdef __wasm_simd128__
+    // The exponents (l − max)/τ, −∞ for a hidden key, then their exponentials 2 lanes at a time
+    // (kernels::exp_f64x2, within 1 ulp of std::exp; a hidden key's is exactly 0).
+    for (Eigen::Index j = 0; j < m; ++j) {
+      if (allowed == nullptr || allowed[j]) row_max = std::max(row_max, l[j]);
+    }
+    for (Eigen::Index j = 0; j < m; ++j) {
+      const double exponent = temperature == 1.0 ? l[j] - row_max : (l[j] - row_max) / temperature;
+      w[j] = allowed == nullptr || allowed[j] ? exponent : -std::numeric_limits<double>::infinity();
+    }
+    sum = kernels::simd_f64().exp_sum(w, m, 0.0, 1.0);
+#else
     if (allowed == nullptr) {
       for (Eigen::Index j = 0; j < m; ++j) row_max = std::max(row_max, l[j]);
       if (temperature == 1.0) {  // x / 1 is x exactly: the division is skipped, not the rounding changed
@@ -174,6 +156,7 @@ void softmax_rows_into(MatrixIn scores, double temperature, const Mask* mask, Ma
       }
       for (Eigen::Index j = 0; j < m; ++j) sum += (w[j] = allowed[j] ? std::exp((l[j] - row_max) / temperature) : 0.0);
     }
+#endif
     // sum ≥ 1: the maximum contributes exp(0)
     for (Eigen::Index j = 0; j < m; ++j) w[j] /= sum;
   }

@@ -1,8 +1,11 @@
 #include "attention_f32.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "check.hpp"
 #include "check_float.hpp"
@@ -44,14 +47,9 @@ double checked_scale(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptio
   return scale;
 }
 
-// Q Kᵀ (n×m) into `scores`. Kᵀ is laid out once (dk×m), so that the product is a plain
-// row-major one whose inner loop runs along contiguous keys.
-void raw_scores_into(const kernels::Kernels<float>& kernels, MatrixFIn Q, MatrixFIn K, MatrixF& scores) {
-  const MatrixF Kt = K.transpose();
-  scores.resize(Q.rows(), K.rows());
-  kernels.matmul(Q.rows(), K.rows(), Q.cols(), Q.data(), Q.outerStride(), Kt.data(), K.rows(), scores.data(),
-                 K.rows(), false);
-}
+// Kᵀ laid out once (dk×m), so that Q Kᵀ is a plain row-major product whose inner loop runs
+// along contiguous keys.
+MatrixF transposed(MatrixFIn K) { return K.transpose(); }
 
 // 1/x clamped to float's normal range. 1/scale: a scale of 1e-300 with all-zero scores passes
 // the bound check, and 0 · ∞ would be NaN. 1/τ: a τ so small that it overflows makes the row
@@ -59,25 +57,48 @@ void raw_scores_into(const kernels::Kernels<float>& kernels, MatrixFIn Q, Matrix
 // would turn a masked key's −∞ into 0·∞ = NaN.
 float clamped_inverse(double x) { return static_cast<float>(std::fmax(std::fmin(1.0 / x, FLT_MAX), FLT_MIN)); }
 
-// weights · V (n×dv)
-MatrixF weighted_values(const kernels::Kernels<float>& kernels, const MatrixF& weights, MatrixFIn V) {
-  MatrixF output(weights.rows(), V.cols());
-  kernels.matmul(weights.rows(), V.cols(), weights.cols(), weights.data(), weights.cols(), V.data(), V.outerStride(),
-                 output.data(), V.cols(), false);
-  return output;
+// Query rows per block: the block's n×m rows of scores stay within about 64 KiB (in the first
+// cache levels while they are scaled, exponentiated and multiplied by V), in multiples of the
+// product kernel's 4-row tile, from 4 to 64 rows.
+Eigen::Index rows_per_block(Eigen::Index m) {
+  const Eigen::Index rows = (16384 / std::max<Eigen::Index>(m, 1)) / 4 * 4;
+  return std::min<Eigen::Index>(64, std::max<Eigen::Index>(4, rows));
 }
 
-// `weights` (holding scores) becomes the softmax of factor·scores over keys (each row; masked
-// keys get −∞, whose exponential is exactly 0) or over queries (each column: the mistake).
-void softmax_in_place(const kernels::Kernels<float>& kernels, const AttentionOptions& options, float factor,
-                      MatrixF& weights) {
-  if (options.axis == SoftmaxAxis::Keys) {
-    if (options.mask) weights = options.mask->select(weights, -INFINITY);
-    softmax_rows_in_place(kernels, weights, factor);
-  } else {
-    MatrixF by_key = weights.transpose();
-    softmax_rows_in_place(kernels, by_key, factor);
-    weights = by_key.transpose();
+// One query row's scores (count entries) in place: masked keys to −∞ (exactly 0 after exp), then
+// exp(factor·(score − the row's largest)); returns their sum (≥ 1: the largest gives exp(0)).
+float exponentials_row(const kernels::Kernels<float>& k, float* row, Eigen::Index count, const bool* allowed,
+                       float factor) {
+  if (allowed != nullptr) {
+    for (Eigen::Index j = 0; j < count; ++j) {
+      if (!allowed[j]) row[j] = -INFINITY;
+    }
+  }
+  // pass 1: the row's largest allowed score, so that every exponent is ≤ 0
+  const float row_max = k.row_max(row, count);
+  // pass 2: exponentials of the shifted scores, and their sum
+  return k.exp_sum(row, count, row_max, factor);
+}
+
+// The softmax of factor·scores of one row, in place.
+void softmax_row(const kernels::Kernels<float>& k, float* row, Eigen::Index count, const bool* allowed, float factor) {
+  const float sum = exponentials_row(k, row, count, allowed, factor);
+  // pass 3: normalise
+  k.scale(row, count, 1.0f / sum);
+}
+
+// The softmax over queries (each column of `weights`, holding the scores): the mistake.
+void softmax_columns_in_place(const kernels::Kernels<float>& kernels, float factor, MatrixFOut weights) {
+  MatrixF by_key = weights.transpose();
+  softmax_rows_in_place(kernels, by_key, factor);
+  weights = by_key.transpose();
+}
+
+template <typename Out>
+void require_shape(const char* what, const Out& out, Eigen::Index rows, Eigen::Index cols) {
+  if (out.rows() != rows || out.cols() != cols) {
+    throw std::logic_error(std::string("attention_into (float32): ") + what + " is " + check::shape_of(out) +
+                           ", expected " + check::shape(rows, cols));
   }
 }
 
@@ -89,21 +110,61 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
 
 AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                            const kernels::Kernels<float>& kernels) {
-  const double scale = checked_scale(Q, K, V, options);
+  // Shapes, values and options are checked before anything is allocated.
+  checked_scale(Q, K, V, options);
   AttentionResultF result;
-  // --- forward pass 1: raw scores Q Kᵀ (n×m)
-  raw_scores_into(kernels, Q, K, result.raw_scores);
-
-  // --- forward pass 2: scaled scores, Q Kᵀ / scale (1/scale never above FLT_MAX)
-  result.scaled_scores = result.raw_scores * static_cast<float>(std::fmin(1.0 / scale, FLT_MAX));
-
-  // --- forward pass 3: weights, the softmax of each row (or column) of scaled / τ
-  result.weights = result.scaled_scores;
-  softmax_in_place(kernels, options, clamped_inverse(options.temperature), result.weights);
-
-  // --- forward pass 4: output = weights · V (n×dv)
-  result.output = weighted_values(kernels, result.weights, V);
+  result.raw_scores.resize(Q.rows(), K.rows());
+  result.scaled_scores.resize(Q.rows(), K.rows());
+  result.weights.resize(Q.rows(), K.rows());
+  result.output.resize(Q.rows(), V.cols());
+  attention_into(Q, K, V, options, {result.raw_scores, result.scaled_scores, result.weights, result.output}, kernels);
   return result;
+}
+
+void attention_into(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options, AttentionOutF out,
+                    const kernels::Kernels<float>& kernels) {
+  const double scale = checked_scale(Q, K, V, options);
+  const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
+  require_shape("raw_scores", out.raw_scores, n, m);
+  require_shape("scaled_scores", out.scaled_scores, n, m);
+  require_shape("weights", out.weights, n, m);
+  require_shape("output", out.output, n, dv);
+  const MatrixF Kt = transposed(K);
+  // scaled = raw · (1/scale), 1/scale never above FLT_MAX; weights = softmax(scaled / τ)
+  const float inverse_scale = static_cast<float>(std::fmin(1.0 / scale, FLT_MAX));
+  const float inverse_temperature = clamped_inverse(options.temperature);
+  const Eigen::Index ldr = out.raw_scores.outerStride(), lds = out.scaled_scores.outerStride();
+  const Eigen::Index ldw = out.weights.outerStride(), ldo = out.output.outerStride();
+
+  if (options.axis == SoftmaxAxis::Queries) {
+    // Each column's softmax needs every row: no blocks.
+    kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, out.raw_scores.data(), ldr, false);
+    out.scaled_scores = out.raw_scores * inverse_scale;
+    out.weights = out.scaled_scores;
+    softmax_columns_in_place(kernels, inverse_temperature, out.weights);
+    kernels.matmul(n, dv, m, out.weights.data(), ldw, V.data(), V.outerStride(), out.output.data(), ldo, false);
+    return;
+  }
+  const Mask* mask = options.mask ? &*options.mask : nullptr;
+  const Eigen::Index block = rows_per_block(m);
+  for (Eigen::Index i0 = 0; i0 < n; i0 += block) {
+    const Eigen::Index rows = std::min(block, n - i0);
+    // --- forward pass 1: raw scores Q Kᵀ of the block's rows
+    float* raw = out.raw_scores.data() + i0 * ldr;
+    kernels.matmul(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), m, raw, ldr, false);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      // --- pass 2: scaled scores, and the weights' row starting from them
+      const float* r = raw + i * ldr;
+      float* s = out.scaled_scores.data() + (i0 + i) * lds;
+      float* w = out.weights.data() + (i0 + i) * ldw;
+      for (Eigen::Index j = 0; j < m; ++j) w[j] = s[j] = r[j] * inverse_scale;
+      // --- pass 3: the softmax of the row over keys
+      softmax_row(kernels, w, m, mask != nullptr ? mask->data() + (i0 + i) * m : nullptr, inverse_temperature);
+    }
+    // --- pass 4: output = weights · V for the block's rows
+    kernels.matmul(rows, dv, m, out.weights.data() + i0 * ldw, ldw, V.data(), V.outerStride(),
+                   out.output.data() + i0 * ldo, ldo, false);
+  }
 }
 
 MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options) {
@@ -113,14 +174,41 @@ MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionO
 MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                          const kernels::Kernels<float>& kernels) {
   const double scale = checked_scale(Q, K, V, options);
-  // --- pass 1: raw scores Q Kᵀ, into the one n×m block
-  MatrixF weights;
-  raw_scores_into(kernels, Q, K, weights);
-  // --- pass 2: the softmax of scores / (scale·τ) in place: the two divisions are one factor of
-  // the exponent, so the scaled scores are never stored.
-  softmax_in_place(kernels, options, clamped_inverse(scale * options.temperature), weights);
-  // --- pass 3: output = weights · V
-  return weighted_values(kernels, weights, V);
+  const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
+  const MatrixF Kt = transposed(K);
+  // The two divisions, by the scale and by τ, are one factor of the exponent: the scaled scores
+  // are never stored.
+  const float factor = clamped_inverse(scale * options.temperature);
+  MatrixF output(n, dv);
+  if (options.axis == SoftmaxAxis::Queries) {
+    MatrixF weights(n, m);
+    kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, weights.data(), m, false);
+    softmax_columns_in_place(kernels, factor, weights);
+    kernels.matmul(n, dv, m, weights.data(), m, V.data(), V.outerStride(), output.data(), dv, false);
+    return output;
+  }
+  const Mask* mask = options.mask ? &*options.mask : nullptr;
+  // One block of query rows' scores, overwritten in place by their exponentials.
+  const Eigen::Index block = std::min(rows_per_block(m), n);
+  MatrixF weights(block, m);
+  std::vector<float> sums(static_cast<std::size_t>(block));
+  for (Eigen::Index i0 = 0; i0 < n; i0 += block) {
+    const Eigen::Index rows = std::min(block, n - i0);
+    // --- pass 1: raw scores Q Kᵀ of the block's rows
+    kernels.matmul(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), m, weights.data(), m,
+                   false);
+    // --- pass 2: exp of scores / (scale·τ), shifted by each row's largest, and each row's sum
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      sums[static_cast<std::size_t>(i)] =
+          exponentials_row(kernels, weights.data() + i * m, m, mask != nullptr ? mask->data() + (i0 + i) * m : nullptr, factor);
+    }
+    // --- pass 3: output = exponentials · V, each row divided by its sum afterwards: the weights
+    // are never normalised in place, a pass over dv entries per row instead of m
+    float* out = output.data() + i0 * dv;
+    kernels.matmul(rows, dv, m, weights.data(), m, V.data(), V.outerStride(), out, dv, false);
+    for (Eigen::Index i = 0; i < rows; ++i) kernels.scale(out + i * dv, dv, 1.0f / sums[static_cast<std::size_t>(i)]);
+  }
+  return output;
 }
 
 }  // namespace attn

@@ -25,9 +25,26 @@ AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const Attentio
 AttentionResultF attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                            const kernels::Kernels<float>& kernels);
 
+// Where attention_into writes its four results: any row-major storage of the right shapes (the
+// matrices of an AttentionResultF, or one buffer mapped as four matrices at the boundary).
+using MatrixFOut = Eigen::Ref<MatrixF>;
+struct AttentionOutF {
+  MatrixFOut raw_scores;     // n×m
+  MatrixFOut scaled_scores;  // n×m
+  MatrixFOut weights;        // n×m
+  MatrixFOut output;         // n×dv
+};
+
+// The same as attention(…), written into `out` instead of new matrices: the same numbers, bit for
+// bit. The work runs over blocks of query rows (scores, scaling, softmax and output of a block
+// while its rows are still in cache), so no n×m matrix is swept more than once after it is formed.
+void attention_into(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options, AttentionOutF out,
+                    const kernels::Kernels<float>& kernels = kernels::best_f32());
+
 // The output alone, weights · V (n×dv): the same numbers as attention(…).output within 1e-5, for
-// callers that want attention as a layer does, not as the page shows it. It keeps one n×m block
-// (the weights, overwritten in place) instead of three, and hands back only the n×dv output.
+// callers that want attention as a layer does, not as the page shows it. It keeps one block of
+// query rows' scores (overwritten in place by their weights) instead of three n×m matrices, and
+// hands back only the n×dv output.
 MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options = {});
 MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptions& options,
                          const kernels::Kernels<float>& kernels);

@@ -8,10 +8,15 @@
 //   simd       hand-written WebAssembly SIMD (wasm_simd128.h, 4 float32 lanes), compiled only when
 //              the target has it (-msimd128).
 // `best()` is the set the attention functions use: per kernel, whichever measured faster
-// (cpp/bench/, build/bench/kernels.md). A float64 set (portable only) serves the streaming form.
+// (cpp/bench/, build/bench/kernels.md). The float64 sets (portable, and simd with 2 lanes) serve
+// the streaming form and the float64 softmax.
 #pragma once
 
 #include <Eigen/Core>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 namespace attn::kernels {
 
@@ -36,8 +41,15 @@ const Kernels<float>& portable_f32();
 const Kernels<double>& portable_f64();
 #ifdef __wasm_simd128__
 const Kernels<float>& simd_f32();
+// 2 float64 lanes: the same tiles and passes as simd_f32, with exp_f64x2 below.
+const Kernels<double>& simd_f64();
+// exp(x) on 2 float64 lanes, for the softmax's arguments x ≤ 0: within 2 ulp of std::exp above
+// ln(2^−1022) ≈ −708.4 (tested against it), and exactly 0 below, so exp(−∞) = 0.
+v128_t exp_f64x2(v128_t x);
 #endif
 // What attention and streaming attention use in float32.
 const Kernels<float>& best_f32();
+// What the float64 forms use: simd_f64 in WebAssembly, portable_f64 natively.
+const Kernels<double>& best_f64();
 
 }  // namespace attn::kernels

@@ -1,4 +1,5 @@
-// Hand-written WebAssembly SIMD kernels (4 float32 lanes per v128), and the choice of `best_f32()`.
+// Hand-written WebAssembly SIMD kernels (4 float32 or 2 float64 lanes per v128), and the choice of
+// `best_f32()` and `best_f64()`.
 // Without -msimd128 this file only says that the portable set is the best one.
 #include "kernels.hpp"
 
@@ -155,6 +156,131 @@ void scale(float* x, Index count, float factor) {
   for (; j < count; ++j) x[j] *= factor;
 }
 
+// --- the float64 set: 2 lanes per v128 ---------------------------------------------------------
+// The same register tile as float32's, R rows × 2·L columns of C, for R = 4, L = 2: 8 accumulators
+// of 2 float64 each. Each lane sums its entry in the order of k, with a multiply and an add (no
+// FMA), as a scalar loop does.
+template <int R, int L>
+inline void tile_f64(Index K, const double* A, Index lda, const double* B, Index ldb, double* C, Index ldc,
+                     bool accumulate) {
+  v128_t acc[R][L];
+  for (int r = 0; r < R; ++r) {
+    for (int l = 0; l < L; ++l) acc[r][l] = wasm_f64x2_splat(0.0);
+  }
+  for (Index k = 0; k < K; ++k) {
+    v128_t b[L];
+    for (int l = 0; l < L; ++l) b[l] = wasm_v128_load(B + k * ldb + 2 * l);
+    for (int r = 0; r < R; ++r) {
+      const v128_t a = wasm_v128_load64_splat(A + r * lda + k);
+      for (int l = 0; l < L; ++l) acc[r][l] = wasm_f64x2_add(acc[r][l], wasm_f64x2_mul(a, b[l]));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int l = 0; l < L; ++l) {
+      double* c = C + r * ldc + 2 * l;
+      wasm_v128_store(c, accumulate ? wasm_f64x2_add(wasm_v128_load(c), acc[r][l]) : acc[r][l]);
+    }
+  }
+}
+
+template <int R>
+inline void row_strip_f64(Index N, Index K, const double* A, Index lda, const double* B, Index ldb, double* C,
+                          Index ldc, bool accumulate) {
+  Index j = 0;
+  for (; j + 4 <= N; j += 4) tile_f64<R, 2>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  for (; j + 2 <= N; j += 2) tile_f64<R, 1>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  for (Index r = 0; r < R; ++r) {
+    for (Index jj = j; jj < N; ++jj) {
+      double sum = accumulate ? C[r * ldc + jj] : 0.0;
+      for (Index k = 0; k < K; ++k) sum += A[r * lda + k] * B[k * ldb + jj];
+      C[r * ldc + jj] = sum;
+    }
+  }
+}
+
+void simd_matmul_f64(Index M, Index N, Index K, const double* A, Index lda, const double* B, Index ldb, double* C,
+                Index ldc, bool accumulate) {
+  Index i = 0;
+  for (; i + 4 <= M; i += 4) row_strip_f64<4>(N, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
+  const double* a = A + i * lda;
+  double* c = C + i * ldc;
+  switch (M - i) {
+    case 3: row_strip_f64<3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 2: row_strip_f64<2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 1: row_strip_f64<1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    default: break;
+  }
+}
+
+double simd_row_max_f64(const double* x, Index count) {
+  Index j = 0;
+  double largest = -INFINITY;
+  if (count >= 2) {
+    v128_t m = wasm_v128_load(x);
+    for (j = 2; j + 2 <= count; j += 2) m = wasm_f64x2_pmax(m, wasm_v128_load(x + j));
+    largest = std::fmax(wasm_f64x2_extract_lane(m, 0), wasm_f64x2_extract_lane(m, 1));
+  }
+  for (; j < count; ++j) largest = std::fmax(largest, x[j]);
+  return largest;
+}
+
+void simd_scale_f64(double* x, Index count, double factor) {
+  const v128_t f = wasm_f64x2_splat(factor);
+  Index j = 0;
+  for (; j + 2 <= count; j += 2) wasm_v128_store(x + j, wasm_f64x2_mul(wasm_v128_load(x + j), f));
+  for (; j < count; ++j) x[j] *= factor;
+}
+
+}  // namespace
+
+v128_t exp_f64x2(v128_t x) {
+  const v128_t smallest = wasm_f64x2_splat(-708.39641853226408);  // ln(2^−1022), above it
+  const v128_t below = wasm_f64x2_lt(x, smallest);
+  x = wasm_f64x2_pmin(wasm_f64x2_pmax(x, smallest), wasm_f64x2_splat(709.0));
+  // t = x/ln 2 + 1.5·2^52 rounds x/ln 2 to the nearest integer k, held in t's low mantissa bits
+  const v128_t round_shift = wasm_f64x2_splat(6755399441055744.0);
+  const v128_t t = wasm_f64x2_add(wasm_f64x2_mul(x, wasm_f64x2_splat(1.4426950408889634074)), round_shift);
+  const v128_t k = wasm_f64x2_sub(t, round_shift);
+  // r = x − k·ln 2 in two steps (Cody–Waite, Cephes' constants: k·C1 is exact for |k| < 2^11)
+  v128_t r = wasm_f64x2_sub(x, wasm_f64x2_mul(k, wasm_f64x2_splat(6.93145751953125e-1)));
+  r = wasm_f64x2_sub(r, wasm_f64x2_mul(k, wasm_f64x2_splat(1.42860682030941723212e-6)));
+  // exp(r) for |r| ≤ ln2/2 by its Taylor series to r^13 (the next term is below 2^−55 of it)
+  static constexpr double kInverseFactorials[] = {
+      1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0, 1.0 / 362880.0,
+      1.0 / 40320.0,      1.0 / 5040.0,      1.0 / 720.0,      1.0 / 120.0,     1.0 / 24.0,
+      1.0 / 6.0,          0.5,               1.0,              1.0};
+  v128_t p = wasm_f64x2_splat(kInverseFactorials[0]);
+  for (int i = 1; i < 14; ++i) p = wasm_f64x2_add(wasm_f64x2_mul(p, r), wasm_f64x2_splat(kInverseFactorials[i]));
+  // 2^k, written straight into the exponent bits: (k + 1023) << 52, k = bits(t) − bits(1.5·2^52)
+  const v128_t two_to_k =
+      wasm_i64x2_shl(wasm_i64x2_add(t, wasm_i64x2_splat(1023 - 0x4338000000000000LL)), 52);
+  return wasm_v128_andnot(wasm_f64x2_mul(p, two_to_k), below);
+}
+
+namespace {
+
+double simd_exp_sum_f64(double* x, Index count, double shift, double factor) {
+  const v128_t s = wasm_f64x2_splat(shift);
+  const v128_t f = wasm_f64x2_splat(factor);
+  v128_t sum0 = wasm_f64x2_splat(0.0), sum1 = sum0;
+  Index j = 0;
+  for (; j + 4 <= count; j += 4) {
+    const v128_t e0 = exp_f64x2(wasm_f64x2_mul(wasm_f64x2_sub(wasm_v128_load(x + j), s), f));
+    const v128_t e1 = exp_f64x2(wasm_f64x2_mul(wasm_f64x2_sub(wasm_v128_load(x + j + 2), s), f));
+    wasm_v128_store(x + j, e0);
+    wasm_v128_store(x + j + 2, e1);
+    sum0 = wasm_f64x2_add(sum0, e0);
+    sum1 = wasm_f64x2_add(sum1, e1);
+  }
+  sum0 = wasm_f64x2_add(sum0, sum1);
+  double sum = wasm_f64x2_extract_lane(sum0, 0) + wasm_f64x2_extract_lane(sum0, 1);
+  for (; j < count; ++j) {
+    x[j] = wasm_f64x2_extract_lane(exp_f64x2(wasm_f64x2_splat((x[j] - shift) * factor)), 0);
+    sum += x[j];
+  }
+  return sum;
+}
+
 }  // namespace
 
 const Kernels<float>& simd_f32() {
@@ -162,7 +288,13 @@ const Kernels<float>& simd_f32() {
   return set;
 }
 
+const Kernels<double>& simd_f64() {
+  static const Kernels<double> set{"simd", simd_matmul_f64, simd_row_max_f64, simd_exp_sum_f64, simd_scale_f64};
+  return set;
+}
+
 const Kernels<float>& best_f32() { return simd_f32(); }
+const Kernels<double>& best_f64() { return simd_f64(); }
 
 }  // namespace attn::kernels
 
@@ -170,6 +302,7 @@ const Kernels<float>& best_f32() { return simd_f32(); }
 
 namespace attn::kernels {
 const Kernels<float>& best_f32() { return portable_f32(); }
+const Kernels<double>& best_f64() { return portable_f64(); }
 }  // namespace attn::kernels
 
 #endif

@@ -158,7 +158,7 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
 }  // namespace
 
 Matrix streaming_attention(MatrixIn Q, MatrixIn K, MatrixIn V, const StreamingOptions& options) {
-  return stream<double>(Q, K, V, options, kernels::portable_f64(), "float64");
+  return stream<double>(Q, K, V, options, kernels::best_f64(), "float64");
 }
 
 MatrixF streaming_attention(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const StreamingOptions& options) {

@@ -77,6 +77,54 @@ TEST(AttentionF32, AgreesWithFloat64WithOptions) {
   }
 }
 
+// attention_into over one buffer mapped as four matrices (as the boundary does) gives the
+// numbers attention(…) gives, for sizes around the blocks of query rows (4 to 64 rows, by m), with a
+// mask and on the wrong axis; and the blocked output-only form agrees with both.
+TEST(AttentionF32, IntoOneBufferGivesTheSameBitsAcrossRowBlocks) {
+  using MapF = Eigen::Map<MatrixF>;
+  const Shape shapes[] = {{1, 1, 1, 1}, {3, 5, 4, 2}, {65, 256, 8, 5}, {130, 70, 16, 9}, {9, 4100, 4, 3}, {67, 1, 3, 2}};
+  for (const auto* set : float_kernel_sets()) {
+    for (const Shape& s : shapes) {
+      SCOPED_TRACE(::testing::Message() << set->name << " " << s.n << "x" << s.m << " dk=" << s.dk << " dv=" << s.dv);
+      const MatrixF Q = to_float(random_rows(s.n, s.dk, 11, 2.0)), K = to_float(random_rows(s.m, s.dk, 12, 2.0));
+      const MatrixF V = to_float(random_rows(s.m, s.dv, 13));
+      AttentionOptions causal;
+      causal.mask = causal_mask(s.n, s.m);
+      AttentionOptions wrong_axis;
+      wrong_axis.axis = SoftmaxAxis::Queries;
+      AttentionOptions sharp;
+      sharp.temperature = 0.3;
+      for (const AttentionOptions* options : {&sharp, &causal, &wrong_axis}) {
+        const AttentionResultF expected = attention(Q, K, V, *options, *set);
+        const Eigen::Index scores = s.n * s.m;
+        std::vector<float> room(3 * scores + s.n * s.dv, -7.0f);
+        attention_into(Q, K, V, *options,
+                       {MapF(room.data(), s.n, s.m), MapF(room.data() + scores, s.n, s.m),
+                        MapF(room.data() + 2 * scores, s.n, s.m), MapF(room.data() + 3 * scores, s.n, s.dv)},
+                       *set);
+        EXPECT_EQ(MapF(room.data(), s.n, s.m), expected.raw_scores);
+        EXPECT_EQ(MapF(room.data() + scores, s.n, s.m), expected.scaled_scores);
+        // Eigen's exponential (the portable set) takes a scalar path for entries before the first
+        // 16-byte boundary: the same numbers to float32 rounding, not the same bits, at another address.
+        const auto gap = [](const MapF& a, const MatrixF& b) { return relative_gap(a.cast<double>(), b.cast<double>()); };
+        EXPECT_LT(gap(MapF(room.data() + 2 * scores, s.n, s.m), expected.weights), 1e-6);
+        EXPECT_LT(gap(MapF(room.data() + 3 * scores, s.n, s.dv), expected.output), 1e-6);
+        const MatrixF alone = attention_output(Q, K, V, *options, *set);
+        EXPECT_LT(relative_gap(alone.cast<double>(), expected.output.cast<double>()), 1e-5);
+        // every row of the weights sums to 1
+        EXPECT_LT((expected.weights.cast<double>().rowwise().sum().array() - 1).abs().maxCoeff(),
+                  options->axis == SoftmaxAxis::Keys ? 1e-5 : 1e9);
+      }
+    }
+  }
+}
+
+TEST(AttentionF32, IntoRefusesWrongShapes) {
+  const MatrixF Q = to_float(rows({{1, 0}})), K = to_float(worked_keys()), V = to_float(worked_values());
+  MatrixF raw(1, 3), scaled(1, 3), weights(1, 3), output(1, 3);
+  EXPECT_THROW(attention_into(Q, K, V, {}, {raw, scaled, weights, output}), std::logic_error);
+}
+
 TEST(AttentionF32, WorkedExampleAndMaskedZeros) {
   for (const auto* set : float_kernel_sets()) {
     const AttentionResultF r = attention(MatrixF(rows({{1, 0}}).cast<float>()), to_float(worked_keys()),

@@ -36,6 +36,15 @@ inline std::vector<const kernels::Kernels<float>*> float_kernel_sets() {
   return sets;
 }
 
+// Every float64 kernel set this build has: the portable one, and the SIMD one (2 lanes) in WebAssembly.
+inline std::vector<const kernels::Kernels<double>*> double_kernel_sets() {
+  std::vector<const kernels::Kernels<double>*> sets{&kernels::portable_f64()};
+#ifdef __wasm_simd128__
+  sets.push_back(&kernels::simd_f64());
+#endif
+  return sets;
+}
+
 inline MatrixF to_float(const Matrix& m) { return m.cast<float>(); }
 
 // max |a − b| / max |b|: how far a result is from its reference, at the reference's own scale.

@@ -7,6 +7,7 @@
 #include "attention_f32.hpp"
 #include "boundary.hpp"
 #include "check.hpp"
+#include "check_float.hpp"
 
 using namespace attn;
 using namespace attn::bindings;
@@ -56,38 +57,21 @@ StreamingOptions streaming_options(const StreamingCall& c) {
   return options;
 }
 
-void keep_attention(AttentionResult&& r) {
-  keep(std::move(r.raw_scores), "the raw scores Q Kᵀ");
-  keep(std::move(r.scaled_scores), "the scaled scores");
-  keep(std::move(r.weights), "the weights");
-  keep(std::move(r.output), "the output");
-}
-
-// Float32 attention refuses inputs whose arithmetic could leave float32's range: its results are
-// finite by construction, so they are listed as checked.
-void keep_attention(AttentionResultF&& r) {
-  keep_f32(std::move(r.raw_scores), "the raw scores Q Kᵀ", true);
-  keep_f32(std::move(r.scaled_scores), "the scaled scores", true);
-  keep_f32(std::move(r.weights), "the weights", true);
-  keep_f32(std::move(r.output), "the output", true);
-}
-
-// Page-sized float32 results are copied into the arena side by side, so that JS copies them out
-// in one piece (one buffer per call rather than one per matrix).
-void keep_attention_f32(AttentionResultF&& r) {
-  const MatrixF* parts[] = {&r.raw_scores, &r.scaled_scores, &r.weights, &r.output};
-  const char* names[] = {"the raw scores Q Kᵀ", "the scaled scores", "the weights", "the output"};
-  Eigen::Index floats = 0;
-  for (const MatrixF* part : parts) floats += part->size();
-  if (auto* room = reinterpret_cast<float*>(arena_room((floats + 1) / 2))) {
-    for (int i = 0; i < 4; ++i) {
-      std::copy_n(parts[i]->data(), parts[i]->size(), room);
-      list(room, parts[i]->rows(), parts[i]->cols(), kFloat32, names[i], true);
-      room += parts[i]->size();
-    }
-    return;
-  }
-  keep_attention(std::move(r));
+// The four float32 results written side by side into one block (the arena for a page-sized
+// call, else one heap block), so that JS copies them out in one piece: one buffer per call, the
+// four matrices views of it. The shapes are checked (and the block's size within the work
+// budget) before the block is made.
+void attention_f32_into_one_block(ConstMapF Q, ConstMapF K, ConstMapF V, const AttentionOptions& options) {
+  check::attention_shapes("attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(),
+                          V.cols(), /*forms_scores=*/true, /*single=*/true);
+  const Eigen::Index n = Q.rows(), m = K.rows(), dv = V.cols(), scores = n * m;
+  float* room = result_room_f32(3 * static_cast<std::int64_t>(scores) + static_cast<std::int64_t>(n) * dv);
+  using MapF = Eigen::Map<MatrixF>;
+  attention_into(Q, K, V, options,
+                 {MapF(room, n, m), MapF(room + scores, n, m), MapF(room + 2 * scores, n, m), MapF(room + 3 * scores, n, dv)});
+  const char* names[] = {"the raw scores Q Kᵀ", "the scaled scores", "the weights"};
+  for (int i = 0; i < 3; ++i) list(room + i * scores, n, m, kFloat32, names[i], true);
+  list(room + 3 * scores, n, dv, kFloat32, "the output", true);
 }
 
 // Lists the four results attention_into wrote from `room` on (n×m three times, then n×dv).
@@ -111,14 +95,13 @@ EMSCRIPTEN_KEEPALIVE int al_attention(const AttentionCall* c) {
   return guarded([&] {
     const AttentionOptions options = attention_options(*c);
     const ConstMap Q = c->q.map(), K = c->k.map(), V = c->v.map();
-    // A page-sized call is written straight into the arena; a bigger one (whose shapes the core
-    // checks before it allocates anything) into matrices of its own.
+    // The four results side by side in one block, so that JS copies them out in one piece: the
+    // arena for a page-sized call, else one heap block, made once the shapes (and the block's
+    // size within the work budget) are checked.
+    check::attention_shapes("attention (Q·Kᵀ and weights·V)", Q.rows(), Q.cols(), K.rows(), K.cols(), V.rows(),
+                            V.cols(), /*forms_scores=*/true, /*single=*/true);
     const std::int64_t n = Q.rows(), m = K.rows(), dv = V.cols();
-    if (double* room = arena_room(3 * n * m + n * dv)) {
-      attention_into(Q, K, V, options, list_attention(room, Q.rows(), K.rows(), V.cols()));
-    } else {
-      keep_attention(attention(Q, K, V, options));
-    }
+    attention_into(Q, K, V, options, list_attention(result_room(3 * n * m + n * dv), Q.rows(), K.rows(), V.cols()));
     if (c->output_only != 0) keep_only_last();
   });
 }
@@ -133,7 +116,7 @@ EMSCRIPTEN_KEEPALIVE int al_attention_f32(const AttentionCall* c) {
     if (c->output_only != 0) {
       keep_f32(attention_output(Q, K, V, options), "the output", /*checked=*/true);
     } else {
-      keep_attention_f32(attention(Q, K, V, options));
+      attention_f32_into_one_block(Q, K, V, options);
     }
   });
 }

@@ -5,7 +5,11 @@ import {
   ATTENTION_OPTIONS, AXES, HEAD_SCALES, LIMITS, MULTI_HEAD_OPTIONS, PAIR_WORK, RESULT_SETS,
   budget, choice, dimension, entriesWithin, multiplyAdds, readOptions, scaleOption, temperature, wholeNumber,
 } from './read-arguments.js';
-import { NO_MASK, onePrecision, readMask, readMatrix } from './read-matrix.js';
+// The heap's buffer by the saved getter: a caller may have redefined %TypedArray%.prototype.buffer.
+import { bufferOf } from './built-ins.js';
+import {
+  NO_MASK, checkInto, intoProblem, onePrecision, readInto, readMask, readMatrix,
+} from './read-matrix.js';
 
 /** The attention and multi-head functions of the API over one core and its heap protocol. */
 export function attentionFunctions(core, calls) {
@@ -14,6 +18,19 @@ export function attentionFunctions(core, calls) {
   const pool = recordPool();
 
   const attentionResult = attentionResultOf(result);
+  // The open result table copied into the arrays of options.into (a fresh array for a result it
+  // does not name), checked once more right before: no caller's code ran since the last check,
+  // but staging may have grown the memory that a view of the old heap lay in. Then released.
+  function resultsInto(into, outputOnly) {
+    try {
+      const problem = intoProblem(into, bufferOf(core.HEAPU8));
+      if (problem !== null) throw problem;
+      const one = (i) => (into[i] === null ? result(i) : calls.resultInto(i, into[i]));
+      return outputOnly ? { output: one(0) } : { rawScores: one(0), scaledScores: one(1), weights: one(2), output: one(3) };
+    } finally {
+      calls.release();
+    }
+  }
   return {
     /**
      * softmax(Q Kᵀ / (τ·scale)) V. Options: tau (temperature, default 1), scale (divisor,
@@ -24,6 +41,9 @@ export function attentionFunctions(core, calls) {
      * Returns { rawScores, scaledScores, weights, output }, or { output }. Q, K, V with
      * Float32Array data run in float32 (WebAssembly SIMD, within 1e-5 of float64) and return
      * Float32Arrays. The matrices of one call may share one fresh ArrayBuffer, the caller's alone.
+     * into: { output, weights, … } names typed arrays of the caller's (of the call's precision,
+     * rows×cols entries each) that those results are written into and handed back as the
+     * matrices' data, so that a caller who calls again and again makes no new buffers.
      */
     attention(Q, K, V, options) {
       const pooled = pool.enter();
@@ -33,6 +53,7 @@ export function attentionFunctions(core, calls) {
         const scale = scaleOption(o.scale);
         const axis = choice('options.axis', o.axis, AXES, 'keys');
         const outputOnly = choice('options.results', o.results, RESULT_SETS, 'all') === 'output';
+        const into = readInto('attention', o.into, outputOnly ? OUTPUT_ONLY : ALL_RESULTS, outputOnly);
         const q = readMatrix('Q', Q, true, pooled?.[0]);
         const k = readMatrix('K', K, true, pooled?.[1]);
         const v = readMatrix('V', V, true, pooled?.[2]);
@@ -40,10 +61,18 @@ export function attentionFunctions(core, calls) {
         const mask = readMask(o.mask);
         entriesWithin('attention', 'the scores Q Kᵀ', q.rows, k.rows);
         multiplyAdds('attention', q.rows * k.rows * (q.cols + v.cols + PAIR_WORK), precision);
+        if (into !== null) {
+          // After every getter has run: the arrays' kinds and lengths, then their buffers.
+          const scores = [q.rows, k.rows];
+          checkInto(into, precision, outputOnly ? [[q.rows, v.cols]] : [scores, scores, scores, [q.rows, v.cols]]);
+          const problem = intoProblem(into, bufferOf(core.HEAPU8));
+          if (problem !== null) throw problem;
+        }
         // The record of AttentionCall in cpp/bindings/exports/attention.cpp.
         calls.stage(q, k, v, mask.matrix);
         calls.numbers(tau, scale, mask.kind, axis === 'queries' ? 1 : 0, outputOnly ? 1 : 0);
-        calls.finish(calls.invoke(precision === 'float32' ? core._al_attention_f32 : core._al_attention));
+        calls.finish(calls.invoke(precision === 'float32' ? core._al_attention_f32 : core._al_attention), into === null);
+        if (into !== null) return resultsInto(into, outputOnly);
         const out = outputOnly ? { output: result(0) } : attentionResult(0);
         calls.release();
         return out;
@@ -116,6 +145,9 @@ export function attentionFunctions(core, calls) {
     },
   };
 }
+
+const ALL_RESULTS = Object.freeze(['rawScores', 'scaledScores', 'weights', 'output']);
+const OUTPUT_ONLY = Object.freeze(['output']);
 
 // Both read the open result table; the caller releases it.
 const attentionResultOf = (result) => (i) => ({ rawScores: result(i), scaledScores: result(i + 1), weights: result(i + 2), output: result(i + 3) });

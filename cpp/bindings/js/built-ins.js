@@ -13,6 +13,8 @@ export const bufferOf = uncurry(getter(TypedArrayPrototype, 'buffer'));
 export const byteOffsetOf = uncurry(getter(TypedArrayPrototype, 'byteOffset'));
 /** %TypedArray%.prototype.set: copies a typed array's entries, converting them, with no iterator. */
 export const copyInto = uncurry(TypedArrayPrototype.set);
+/** %TypedArray%.prototype.subarray: a view of part of a typed array (of the heap, for a copy out). */
+export const subarrayOf = uncurry(TypedArrayPrototype.subarray);
 export const arrayBufferBytes = uncurry(getter(ArrayBuffer.prototype, 'byteLength'));
 const maxBytes = getter(ArrayBuffer.prototype, 'maxByteLength');
 const arrayBufferMaxBytes = maxBytes === undefined ? undefined : uncurry(maxBytes);

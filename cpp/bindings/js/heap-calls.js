@@ -7,12 +7,17 @@
 //   invoke(exported) runs one raw export on the call record and returns its count
 //   run(exported)    the same, then every result copied out into matrices the caller owns
 //   finish/result/release   the same in pieces, for the hot calls (no closure, no list)
+//   resultInto(i, target)   result i copied into an array of the caller's (options.into)
 // The order of stage's matrices and of the numbers is the export's record struct, defined once
 // in its file under cpp/bindings/exports/. Nothing here checks an argument: that was done
 // before (cpp/bindings/js/read-arguments.js).
-import { copyInto } from './built-ins.js';
+import { copyInto, subarrayOf } from './built-ins.js';
 import { messageOf } from './read-arguments.js';
 import { ELEMENT_TYPES, changedError, unchanged } from './read-matrix.js';
+
+// Results of up to this many entries are copied into a caller's array entry by entry, bigger
+// ones by the saved %TypedArray%.prototype.set from a view of the heap.
+const SMALL_COPY = 256;
 
 /** Bytes at the start of the input area kept for the call record (kRecordBytes in boundary.hpp). */
 const RECORD_BYTES = 256;
@@ -28,7 +33,7 @@ export function createHeapCalls(core) {
     return utf8.decode(core.HEAPU8.subarray(start, start + core._al_error_length()));
   }
   const { stage, numbers, record } = inputArea(core);
-  const { finish, result, release } = resultTable(core, coreMessage);
+  const { finish, result, resultInto, release } = resultTable(core, coreMessage);
 
   /** Runs one raw export on the staged call record; returns its count (results, or -1). */
   function invoke(exported) {
@@ -72,7 +77,7 @@ export function createHeapCalls(core) {
     return value;
   }
 
-  return Object.freeze({ stage, numbers, invoke, run, finish, result, release, valueObject, trapped });
+  return Object.freeze({ stage, numbers, invoke, run, finish, result, resultInto, release, valueObject, trapped });
 }
 
 /** stage() and numbers(): the inputs and the call record in the reused input area. */
@@ -163,11 +168,11 @@ function resultTable(core, coreMessage) {
   let table = 0;
   let block = null; // the one copy, or null when the results are apart (each then sliced alone)
   let blockStart = 0; // the byte address the copy starts at
-  function opened(count) {
+  function opened(count, oneBlock) {
     if (count < 0) throw new Error(coreMessage());
     table = core._al_result_table() / 4;
     block = null;
-    if (count > 1) copyAtOnce(count);
+    if (count > 1 && oneBlock) copyAtOnce(count);
     return table;
   }
   function copyAtOnce(count) {
@@ -197,6 +202,30 @@ function resultTable(core, coreMessage) {
     const start = address / heap.BYTES_PER_ELEMENT;
     return { rows, cols, data: heap.slice(start, start + rows * cols) };
   }
+  /**
+   * Result i of the open result table copied into `target`, an array of options.into as
+   * readInto recorded it (checked for its kind and length, and just now for its buffer): the
+   * caller's own array comes back as the matrix's data, and no buffer is made.
+   */
+  function resultInto(i, target) {
+    const types = core.HEAPU32;
+    const entry = table + 4 * i;
+    const rows = types[entry + 1];
+    const cols = types[entry + 2];
+    const count = rows * cols;
+    if (count !== target.length) throw new Error(`${target.name}: the core made ${rows}x${cols} entries, not ${target.length}`);
+    const heap = core[ELEMENT_TYPES[types[entry + 3]]];
+    const start = types[entry] / heap.BYTES_PER_ELEMENT;
+    const out = target.array;
+    if (count <= SMALL_COPY) {
+      // a page-sized result entry by entry: no view of the heap made for it
+      for (let k = 0; k < count; k++) out[k] = heap[start + k];
+    } else {
+      copyInto(out, subarrayOf(heap, start, start + count));
+    }
+    return { rows, cols, data: target.array };
+  }
+
   /** Frees the core's results and lets go of the copy (the caller's now). */
   function release() {
     block = null;
@@ -208,9 +237,9 @@ function resultTable(core, coreMessage) {
    * the count, or releases and throws the message; the caller copies its results out with
    * result(i) and then calls release().
    */
-  function finish(count) {
+  function finish(count, oneBlock = true) {
     try {
-      opened(count);
+      opened(count, oneBlock);
     } catch (error) {
       release();
       throw error;
@@ -218,5 +247,5 @@ function resultTable(core, coreMessage) {
     return count;
   }
 
-  return { finish, result, release };
+  return { finish, result, resultInto, release };
 }

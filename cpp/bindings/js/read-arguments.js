@@ -122,7 +122,7 @@ export function entriesWithin(fn, what, rows, cols) {
 }
 
 // The option names and choices of the hot calls, made once.
-export const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis', 'results']);
+export const ATTENTION_OPTIONS = Object.freeze(['tau', 'scale', 'mask', 'axis', 'results', 'into']);
 export const RESULT_SETS = Object.freeze(['all', 'output']);
 export const AXES = Object.freeze(['keys', 'queries']);
 export const MULTI_HEAD_OPTIONS = Object.freeze(['tau', 'mask', 'scaleBy']);

@@ -4,7 +4,7 @@
 import {
   VIEWS, arrayBufferBytes, bufferOf, byteOffsetOf, bytesGetterOf, copyInto, detached, kindOf, realLength,
 } from './built-ins.js';
-import { LIMITS, budget, describe, dimension, read } from './read-arguments.js';
+import { LIMITS, budget, describe, dimension, messageOf, read } from './read-arguments.js';
 
 // How a matrix's entries cross the boundary, by the type of its data. Float32Array data runs
 // attention and streamingAttention in float32 (WebAssembly SIMD kernels); every other function
@@ -134,4 +134,100 @@ export function onePrecision(fn, q, k, v) {
     throw new Error(`${fn}: Q, K and V must all be Float64Array or all Float32Array, got Q ${q.precision.name}, K ${k.precision.name}, V ${v.precision.name}`);
   }
   return q.precision.name;
+}
+
+// ---- results written into the caller's arrays (options.into) ------------------------------
+
+/**
+ * Reads options.into of a call whose results are `names` (in the order the core lists them):
+ * `value` is undefined (no into: fresh arrays) or an object naming some of those results, each a
+ * Float64Array or Float32Array the result is written into. Each named array is read once (a
+ * getter that throws becomes an Error naming it) and kept as a record { name, array, buffer,
+ * bytes, bytesOf, length, offset }: `array` is the caller's object, written into and handed back
+ * as the result's data. Returns a list parallel to `names` (null where the
+ * result gets a fresh array), or null without into. The kind and length are checked once the
+ * call's precision and shapes are known (checkInto), and the buffer again right before the copy
+ * (intoUnchanged), since a getter of a later argument may resize or detach it in between.
+ */
+export function readInto(fn, value, names, outputOnly) {
+  if (value === undefined) return null;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || kindOf(value) !== undefined) {
+    throw new Error(`${fn}: options.into must be an object such as { output: new Float64Array(rows * cols) }, got ${describe(value)}`);
+  }
+  let keys;
+  try {
+    keys = Object.keys(value);
+  } catch (error) {
+    throw new Error(`${fn}: options.into could not be read: ${messageOf(error)}`, { cause: error });
+  }
+  const targets = names.length === 1 ? [null] : [null, null, null, null];
+  for (const key of keys) {
+    const index = names.indexOf(key);
+    if (index < 0) {
+      const why = outputOnly && ALL_RESULTS.includes(key) ? ` (with results: 'output' the call computes the output alone)` : '';
+      throw new Error(`${fn}: options.into names ${JSON.stringify(key)}${why}; it may name ${names.join(', ')}`);
+    }
+    const name = `options.into.${key}`;
+    const array = read(value, key, 'options.into');
+    const kind = (array !== null && typeof array === 'object') ? kindOf(array) : undefined;
+    if (!PRECISIONS[kind]) throw new Error(`${name}: expected a Float64Array or Float32Array to write ${RESULT_WORDS[key]} into, got ${describe(array)}`);
+    const length = realLength(array);
+    const buffer = bufferOf(array);
+    const bytesOf = bytesGetterOf(buffer);
+    const offset = byteOffsetOf(array);
+    // No view of its own: a typed array's entries are written without any of the caller's code
+    // (an integer index never reaches a prototype), and its length is checked right before.
+    targets[index] = { name, key, array, kind, length, offset, buffer, bytesOf, bytes: bytesOf(buffer) };
+  }
+  return targets;
+}
+const ALL_RESULTS = Object.freeze(['rawScores', 'scaledScores', 'weights', 'output']);
+const RESULT_WORDS = Object.freeze({ rawScores: 'the raw scores', scaledScores: 'the scaled scores', weights: 'the weights', output: 'the output' });
+
+/**
+ * Checks the arrays of options.into against the call, once its inputs are read: each of the
+ * call's precision (Float32Array for a float32 call, Float64Array for float64) and of exactly
+ * rows×cols entries (`shapes`: [rows, cols] per result), and no two sharing memory (one result
+ * would overwrite another). An array may be an input's own data: the inputs are copied into the
+ * heap before anything is written.
+ */
+export function checkInto(targets, precision, shapes) {
+  if (targets === null) return;
+  const wanted = precision === 'float32' ? 'Float32Array' : 'Float64Array';
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i];
+    if (t === null) continue;
+    const [rows, cols] = shapes[i];
+    if (t.kind !== wanted || t.length !== rows * cols) {
+      const why = t.kind !== wanted ? ` (a ${precision} call writes ${wanted}s)` : '';
+      throw new Error(`${t.name}: expected a ${wanted} of ${rows}x${cols} = ${rows * cols} entries for ${RESULT_WORDS[t.key]}, got a ${t.kind} of ${t.length} entries${why}`);
+    }
+    for (let j = 0; j < i; j++) {
+      const u = targets[j];
+      if (u !== null && u.buffer === t.buffer && t.length > 0 && u.length > 0 &&
+          u.offset < t.offset + t.length * PRECISIONS[t.kind].bytes && t.offset < u.offset + u.length * PRECISIONS[u.kind].bytes) {
+        throw new Error(`${t.name} and ${u.name} share memory; each result needs an array of its own`);
+      }
+    }
+  }
+}
+
+/**
+ * The Error for an array of options.into that can no longer be written as it was checked (its
+ * buffer resized or detached since it was read, or a view of the WebAssembly heap itself, which
+ * a copy would overwrite), or null when all are fine. Called right before the results are
+ * copied, with no caller's code in between.
+ */
+export function intoProblem(targets, heapBuffer) {
+  if (targets === null) return null;
+  for (const t of targets) {
+    if (t === null || t.length === 0) continue;
+    if (t.buffer === heapBuffer) return new Error(`${t.name} is a view of the WebAssembly heap, which the results are copied from; pass an array of your own`);
+    const now = t.bytesOf(t.buffer);
+    if (now !== t.bytes || realLength(t.array) !== t.length) {
+      const what = now === 0 && detached(t.buffer) ? 'was detached (transferred)' : `was resized: it had ${t.bytes} bytes when options.into was read, ${now} now`;
+      return new Error(`${t.name}: its buffer ${what}, by a later argument; nothing was written`);
+    }
+  }
+  return null;
 }

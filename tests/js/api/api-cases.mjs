@@ -124,12 +124,66 @@ export const API_CASES = {
         args: () => [matrix([[1, 0]]), keys(), Object.defineProperty({ cols: 2, data: values().data }, 'rows', { get() { throw new Error('no rows today'); } })],
         message: /^V\.rows could not be read: no rows today$/,
       },
+      // Results written into the caller's arrays (options.into): checked like the inputs.
+      {
+        label: 'into: a Float32Array for a float64 call',
+        args: () => [...worked(), { results: 'output', into: { output: new Float32Array(2) } }],
+        message: /^options\.into\.output: expected a Float64Array of 1x2 = 2 entries for the output, got a Float32Array of 2 entries \(a float64 call writes Float64Arrays\)$/,
+      },
+      {
+        label: 'into: a float32 call and a wrong length',
+        args: () => [f32(matrix([[1, 0]])), f32(keys()), f32(values()), { into: { weights: new Float32Array(4) } }],
+        message: /^options\.into\.weights: expected a Float32Array of 1x3 = 3 entries for the weights, got a Float32Array of 4 entries$/,
+      },
+      {
+        label: 'into: not a typed array',
+        args: () => [...worked(), { into: { output: [0, 0] } }],
+        message: /^options\.into\.output: expected a Float64Array or Float32Array to write the output into, got an array of 2 entries$/,
+      },
+      {
+        label: 'into: a result the call does not make',
+        args: () => [...worked(), { results: 'output', into: { weights: new Float64Array(3) } }],
+        message: /^attention: options\.into names "weights" \(with results: 'output' the call computes the output alone\); it may name output$/,
+      },
+      {
+        label: 'into: two results in one stretch of memory',
+        args: () => { const b = new ArrayBuffer(40); return [...worked(), { into: { weights: new Float64Array(b, 0, 3), output: new Float64Array(b, 16, 2) } }]; },
+        message: /^options\.into\.output and options\.into\.weights share memory; each result needs an array of its own$/,
+      },
+      {
+        label: 'into: detached by a getter of V', calls: 10_000,
+        args: () => { const output = new Float64Array(2); return [matrix([[1, 0]]), keys(), actingMatrix(values(), () => detach(output.buffer)), { results: 'output', into: { output } }]; },
+        message: /^options\.into\.output: its buffer was detached \(transferred\), by a later argument; nothing was written$/,
+      },
+      {
+        label: 'into: resized by a getter of V', calls: 10_000,
+        args: () => {
+          const buffer = new ArrayBuffer(16, { maxByteLength: 64 });
+          const output = new Float64Array(buffer);
+          return [matrix([[1, 0]]), keys(), actingMatrix(values(), () => buffer.resize(64)), { results: 'output', into: { output } }];
+        },
+        message: /^options\.into\.output: its buffer was resized: it had 16 bytes when options\.into was read, 64 now, by a later argument; nothing was written$/,
+      },
     ],
-    good: { args: worked, expect: WORKED, tolerance: 5e-5 },
+    // The four results, two of them written into the caller's arrays.
+    good: { args: () => [...worked(), { into: { weights: new Float64Array(3), output: new Float64Array(2) } }], expect: WORKED, tolerance: 5e-5 },
     fuzz(f) {
-      const n = f.r.int(4) + 1; const m = f.r.int(4) + 1; const d = f.r.int(4) + 1;
-      return [f.matrixArg(n, d), f.matrixArg(m, f.r.chance(0.9) ? d : d + 1), f.matrixArg(m, f.r.int(3) + 1),
-        f.options(['tau', 'scale', 'mask', 'axis'], { tau: f.tau, scale: () => f.r.pick([0, 1, 2]), mask: f.mask(n, m), axis: () => f.r.pick(['keys', 'queries', 'key']) })];
+      const n = f.r.int(4) + 1; const m = f.r.int(4) + 1; const d = f.r.int(4) + 1; const dv = f.r.int(3) + 1;
+      // Arrays for options.into: mostly right, sometimes a wrong length or type, or one buffer for two results.
+      const array = (rows, cols) => (f.r.chance(0.9) ? new Float64Array(rows * cols + (f.r.chance(0.9) ? 0 : 1)) : new Float32Array(rows * cols));
+      const into = () => {
+        switch (f.r.int(4)) {
+          case 0: return { output: array(n, dv) };
+          case 1: return { weights: array(n, m), output: array(n, dv) };
+          case 2: return { rawScores: array(n, m), scaledScores: array(n, m), weights: array(n, m), output: array(n, dv) };
+          default: { const b = new ArrayBuffer(8 * (n * m + n * dv)); return { weights: new Float64Array(b, 0, n * m), output: new Float64Array(b, 8 * (n * m - 1), n * dv) }; }
+        }
+      };
+      return [f.matrixArg(n, d), f.matrixArg(m, f.r.chance(0.9) ? d : d + 1), f.matrixArg(m, dv),
+        f.options(['tau', 'scale', 'mask', 'axis', 'results', 'into'], {
+          tau: f.tau, scale: () => f.r.pick([0, 1, 2]), mask: f.mask(n, m), axis: () => f.r.pick(['keys', 'queries', 'key']),
+          results: () => f.r.pick(['all', 'output', 'outputs']), into,
+        })];
     },
   },
   streamingAttention: {

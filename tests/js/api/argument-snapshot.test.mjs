@@ -126,3 +126,17 @@ test('a getter that detaches its own matrix\'s buffer before data is read: the d
   assert.throws(() => lab.sums(arg), { message: /^matrix: data has 0 entries, expected 2x2$/ });
   checkGood(lab, 'sums', { toy });
 });
+
+test('options.into may not be a view of the WebAssembly heap: refused, not a byte written', () => {
+  checkGood(lab, 'attention', { toy });
+  const before = core.HEAPU8.slice();
+  const output = new Float64Array(core.HEAPU8.buffer, 8 * 1024, 2);
+  assert.throws(() => lab.attention(matrix([[1, 0]]), keys(), values(), { results: 'output', into: { output } }),
+    /^Error: options\.into\.output is a view of the WebAssembly heap, which the results are copied from; pass an array of your own$/);
+  const now = core.HEAPU8;
+  const stack = lab.memoryStats().stackPointer;
+  let changed = 0;
+  for (let i = 0; i < before.length; i++) if (before[i] !== now[i] && !(i >= stack - 65536 && i < stack)) changed++;
+  assert.equal(changed, 0);
+  checkGood(lab, 'attention', { toy });
+});

@@ -71,6 +71,50 @@ describe('float32 attention', () => {
   });
 });
 
+describe('results written into the caller\'s arrays (options.into)', () => {
+  test('the same numbers as fresh results, in the caller\'s own arrays, at page size and past the arena', () => {
+    for (const [n, m, d] of [[8, 8, 16], [3, 5, 2], [130, 70, 16]]) {
+      for (const Type of [Float32Array, Float64Array]) {
+        const Q = random(n, d, 1, 2, Type), K = random(m, d, 2, 2, Type), V = random(m, d, 3, 1, Type);
+        for (const options of [{}, { mask: 'causal' }, { axis: 'queries', tau: 2 }]) {
+          const fresh = lab.attention(Q, K, V, options);
+          const into = { rawScores: new Type(n * m), scaledScores: new Type(n * m), weights: new Type(n * m), output: new Type(n * d) };
+          // twice into the same arrays: the second call overwrites the first
+          lab.attention(Q, K, V, { ...options, into });
+          const r = lab.attention(Q, K, V, { ...options, into });
+          for (const name of Object.keys(into)) {
+            assert.equal(r[name].data, into[name], `${name} is the caller's array`);
+            assert.deepEqual([r[name].rows, r[name].cols], [fresh[name].rows, fresh[name].cols]);
+            assert.deepEqual(Array.from(r[name].data), Array.from(fresh[name].data), `${Type.name} ${n}x${m} ${JSON.stringify(options)} ${name}`);
+          }
+          const output = new Type(n * d);
+          const alone = lab.attention(Q, K, V, { ...options, results: 'output', into: { output } });
+          assert.deepEqual(Object.keys(alone), ['output']);
+          assert.equal(alone.output.data, output);
+          assert.ok(gap(alone.output, fresh.output) < 1e-5);
+        }
+      }
+    }
+  });
+
+  test('an input\'s own array may take the output: the inputs are copied in before anything is written', () => {
+    const Q = random(4, 4, 1, 2, Float32Array), K = random(4, 4, 2, 2, Float32Array), V = random(4, 4, 3, 1, Float32Array);
+    const expected = lab.attention(Q, K, V, { results: 'output' }).output;
+    const r = lab.attention(Q, K, V, { results: 'output', into: { output: V.data } });
+    assert.equal(r.output.data, V.data);
+    assert.deepEqual(Array.from(V.data), Array.from(expected.data));
+  });
+
+  test('repeated calls into the same arrays leave the heap where it was', () => {
+    const Q = random(8, 16, 1, 2, Float32Array), K = random(8, 16, 2, 2, Float32Array), V = random(8, 16, 3, 1, Float32Array);
+    const output = new Float32Array(128);
+    for (let i = 0; i < 100; i++) lab.attention(Q, K, V, { results: 'output', into: { output } });
+    const before = lab.memoryStats();
+    for (let i = 0; i < 10_000; i++) lab.attention(Q, K, V, { results: 'output', into: { output } });
+    assert.deepEqual(lab.memoryStats(), before);
+  });
+});
+
 describe('streaming attention', () => {
   test('equals the direct form: 1e-12 in float64, 1e-5 in float32, with masks and tiles', () => {
     const Q = random(37, 8, 4, 2), K = random(70, 8, 5, 2), V = random(70, 6, 6);

@@ -54,10 +54,16 @@ export const REFERENCES = {
     const scaled = { ...raw, data: raw.data.map((x) => x / scale) };
     const mask = o.mask === 'causal' ? (i, j) => j <= i : o.mask ? (i, j) => get(o.mask, i, j) === 1 : undefined;
     const weights = o.axis === 'queries' ? transpose(softmaxRows(transpose(scaled), o.tau ?? 1)) : softmaxRows(scaled, o.tau ?? 1, mask);
+    assertClose(result.output, product(weights, V), 'output');
+    // options.into: each named result is written into the caller's own array
+    for (const [name, array] of Object.entries(o.into ?? {})) assert.equal(result[name].data, array, `${name} is options.into.${name}`);
+    if (o.results === 'output') {
+      assert.deepEqual(Object.keys(result), ['output']);
+      return;
+    }
     assertClose(result.rawScores, raw, 'raw scores');
     assertClose(result.scaledScores, scaled, 'scaled scores');
     assertClose(result.weights, weights, 'weights');
-    assertClose(result.output, product(weights, V), 'output');
   },
   streamingAttention(args, result) {
     const [Q, K, V, o = {}] = args;
