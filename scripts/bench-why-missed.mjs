@@ -37,7 +37,7 @@ export function whyMissed({ budgets, budgetTime: t, native, page, machine }) {
     if ([all, allInto, output, outputInto].every((b) => b.met)) continue;
     out.push(`- **float32 at n = ${n} against the faster peer: ${ratio(all.value)} with all four results (${ratio(allInto.value)} into the ` +
       `caller's arrays), ${ratio(output.value)} output only (${ratio(outputInto.value)} into the caller's array).** Both products run ` +
-      'on the same 4-lane kernels, well under the 4-lane limit (the kernels table below gives each product's GFLOP/s timed alone); the peer\'s output-only work is the ' +
+      'on the same 4-lane kernels, well under the 4-lane limit (the kernels table below gives each product\'s GFLOP/s timed alone); the peer\'s output-only work is the ' +
       'same arithmetic. All four results add 3·n² floats formed and copied out (a fresh buffer for them, unless `into` names ' +
       'the caller\'s), which the peers never make. The machine\'s load moves these rows by up to 40 % between runs.');
   }
