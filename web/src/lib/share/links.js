@@ -13,10 +13,17 @@ export function escapeAttribute(value) {
 
 /** The keys of a figure that belong in links, with their URL names and unprefixed names. */
 export function figureKeys(state, figureName) {
-  return state.keysOf(figureName)
+  const own = state.keysOf(figureName)
     .map((key) => ({ key, schema: state.schemaOf(key) }))
     .filter(({ schema }) => schema.url !== false)
     .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: key.slice(figureName.length + 1) }));
+  // Page-level keys the figure follows (the sentence): the same name on the page and in embeds.
+  const page = state.keysOf('')
+    .filter((key) => !key.includes('.'))
+    .map((key) => ({ key, schema: state.schemaOf(key) }))
+    .filter(({ schema }) => schema.url !== false && schema.figures?.includes(figureName))
+    .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: schema.param ?? key }));
+  return [...own, ...page];
 }
 
 /** A link to the page carrying only this figure's settings that differ from their defaults. */
