@@ -275,7 +275,7 @@ const KEYS3 = ['key 1', 'key 2', 'key 3'];
 const XY = ['x', 'y'];
 const QK = 'Q K\u1d40';
 const WO = 'W\u1d3c';
-const JOBS = ['same word', 'pronoun \u2192 animal', 'verb or relation \u2192 noun', 'previous word'];
+const JOBS = ['same word', 'pronoun \u2192 animate', 'verb or relation \u2192 noun', 'previous word'];
 
 const matrixOf = (rows, cols, rowTitle, colTitle) => ({ rows, cols, rowTitle, colTitle });
 const SCORES = matrixOf(TOKENS, TOKENS, 'query', 'key'); // queries by keys

@@ -50,7 +50,9 @@ test('typing a sentence: "it" goes to "dog"; every toy-sentence figure follows; 
   assert.match(await view.onKey.textContent(), /dog/);
   // The features table shows where each token's features came from.
   const table = view.figure.getByRole('table', { name: /Your tokens/ });
-  assert.match(await table.getByRole('row', { name: /dog/ }).textContent(), /animate/);
+  assert.equal(await table.getByRole('checkbox', { name: 'animate: dog (1)' }).isChecked(), true);
+  assert.equal(await table.getByRole('checkbox', { name: 'animate: ball (4)' }).isChecked(), false);
+  assert.match(await table.getByRole('row', { name: /chased/ }).textContent(), /guessed/);
   await renderAllFigures(page);
   for (const [name, { chased, cells }] of Object.entries(await followers(page))) {
     assert.ok(chased, `${name} shows the new tokens`);

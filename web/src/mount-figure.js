@@ -14,7 +14,7 @@ import { createLifetime, scopedLab, scopedStore } from './lib/dom/lifetime.js';
 import { releaseScrollRegions } from './lib/dom/scroll-region.js';
 import { addSlideSteps } from './lib/dom/slide-steps.js';
 import { addFigureToolbar } from './lib/share/toolbar.js';
-import { SENTENCE_FIGURES, SENTENCE_KEY, defineSentence, isLesson, sentenceFrom, tagSentence, tagged } from './lib/sentence/current.js';
+import { FEATURES_KEY, SENTENCE_FIGURES, SENTENCE_KEY, defineSentence, isLesson, sentenceFrom, tagSentence, tagged } from './lib/sentence/current.js';
 import { LESSON_SENTENCE } from './lib/sentence/tokenize.js';
 
 const MAX_NAMES_LISTED = 5;
@@ -155,6 +155,7 @@ function mountFollowing(figure, name, { api, state, lifetime, links }) {
   let inner = null;
   let added = [];
   let generation = 0;
+  let drawnText = null; // the sentence drawn last
   const follows = SENTENCE_FIGURES.includes(name);
   const mountOnce = (fresh = false) => {
     inner = createLifetime();
@@ -163,7 +164,9 @@ function mountFollowing(figure, name, { api, state, lifetime, links }) {
     let lab = scopedLab(api, inner);
     if (follows) {
       const text = state.get(SENTENCE_KEY);
-      const sentence = sentenceFrom(api, tagged(text) || isLesson(text) ? text : LESSON_SENTENCE);
+      const known = tagged(text) || isLesson(text);
+      drawnText = text;
+      const sentence = sentenceFrom(api, known ? text : LESSON_SENTENCE, known ? state.get(FEATURES_KEY) : '');
       // fresh: drawn for a sentence the learner just applied (its token settings start on its focus row).
       lab = Object.create(lab, { toySentence: { value: () => ({ ...sentence, fresh }) } });
     }
@@ -204,7 +207,7 @@ function mountFollowing(figure, name, { api, state, lifetime, links }) {
       figure.insertBefore(marker, added.find((node) => node.parentNode === figure) ?? null);
       inner.dispose();
       added.forEach((node) => node.remove());
-      mountOnce(true);
+      mountOnce(text !== drawnText); // a feature switched keeps the figure's own settings
       added.forEach((node) => figure.insertBefore(node, marker));
       marker.remove();
       if (refocus) figure.querySelector('[data-sentence-field]')?.focus();
@@ -294,7 +297,7 @@ export async function mountFigure(element, name, {
     // A figure built on the toy sentence is drawn again, from scratch, for each new sentence.
     const drawn = mountFollowing(figure, name, { api, state, lifetime, links });
     drawn.start();
-    if (follows) lifetime.add(state.subscribe(SENTENCE_KEY, () => drawn.redraw()));
+    if (follows) lifetime.add(state.subscribe([SENTENCE_KEY, FEATURES_KEY], () => drawn.redraw()));
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
     // For the page benchmark (scripts/bench-page.mjs): when each figure became usable, and
     // how long its mount held the main thread.

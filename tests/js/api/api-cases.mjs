@@ -163,7 +163,7 @@ export const API_CASES = {
   },
   multiHead: {
     failing: [{ args: ({ toy }) => [toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3], message: /heads h = 3 must divide d_model = 64/ }],
-    // Head 1 of the toy sentence does "pronoun → animal": "it" (row 7) attends to "cat" (key 1).
+    // Head 1 of the toy sentence does "pronoun → animate": "it" (row 7) attends to "cat" (key 1).
     good: {
       args: ({ toy }) => [toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4],
       expect: { 'heads.length': 4, 'heads.1.weights.data.57': 1, 'output.rows': 8, 'output.cols': 64 }, tolerance: 1e-3,

@@ -91,7 +91,7 @@ function createMistakeControls(body, { state, jobs }) {
   });
   const headPicker = createPicker(controls, {
     label: 'head to show',
-    hint: 'Mistake (a) only: the layer is split into 4 heads of 4 columns.',
+    hint: 'Mistake (a) only: the layer is split into 4 heads of 16 columns.',
     options: jobs.slice(0, HEADS).map((job, s) => ({ value: s, text: `head ${s} \u00b7 ${job}` })),
     value: state.get('mistakes.head'),
     onChange: (value) => state.set('mistakes.head', Number(value)),

@@ -60,11 +60,14 @@ export function focusRow(sentence) {
 
 /**
  * A token setting past the sentence's last token, or any on a sentence just applied
- * (sentence.fresh), moves to the sentence's focus row; returns the value.
+ * (sentence.fresh), or at its default on a sentence other than the lesson's, moves to the
+ * sentence's focus row; returns the value.
  */
 export function clampToken(state, key, sentence) {
   const value = state.get(key);
-  if (value < sentence.n && !sentence.fresh) return value;
+  // The default (the lesson's "it") means nothing in another sentence: its focus row stands in.
+  const lessonDefault = !sentence.lesson && value === state.defaultOf(key);
+  if (value < sentence.n && !sentence.fresh && !lessonDefault) return value;
   state.set(key, sentence.focus);
   return state.get(key);
 }

@@ -2,18 +2,18 @@
 // Enter or by leaving the field, and sees each token's features in a small table. A sentence
 // the figures cannot read gets a message and changes nothing: the last valid one stays drawn.
 //
-//   createSentenceField(parent, { state, sentence }) → the field's <section>
+//   createSentenceField(parent, { state, sentence }) → the field's group
 //   state: the store (its "sentence" key, lib/sentence/current.js); sentence: what is drawn now
 
 import { htmlElement, uniqueId } from '../dom/elements.js';
-import { SENTENCE_KEY, isLesson } from './current.js';
+import { FEATURES_KEY, READ_FEATURES, SENTENCE_KEY, changesText, isLesson, parseChanges } from './current.js';
 import { LESSON_SENTENCE, MAX_TOKENS, MIN_TOKENS, readSentence } from './tokenize.js';
 
 // The field's last message survives the figure being drawn again for the new sentence.
 const messages = new WeakMap(); // store → { text, forSentence }
 
 export function createSentenceField(parent, { state, sentence }) {
-  const section = htmlElement('section', { class: 'sentence-field' }, null, parent);
+  const section = htmlElement('div', { class: 'sentence-field', role: 'group', 'aria-label': 'your own sentence' }, null, parent);
   const id = uniqueId('sentence');
   const row = htmlElement('div', { class: 'sentence-field-row' }, null, section);
   htmlElement('label', { for: id }, 'Your own sentence', row);
@@ -47,7 +47,7 @@ export function createSentenceField(parent, { state, sentence }) {
     }
     say(['Reading the sentence\u2026', ...read.notes].join(' '));
     messages.set(state, { text: read.notes.join(' '), isProblem: false, forSentence: text });
-    state.set(SENTENCE_KEY, text);
+    state.setMany([[SENTENCE_KEY, text], [FEATURES_KEY, '']]);
   };
   input.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') {
@@ -56,35 +56,77 @@ export function createSentenceField(parent, { state, sentence }) {
     }
   });
   input.addEventListener('change', apply);
-  reset.addEventListener('click', () => {
-    input.value = LESSON_SENTENCE;
+  const load = (text) => {
+    input.value = text;
     messages.delete(state);
-    state.set(SENTENCE_KEY, LESSON_SENTENCE);
-  });
+    state.setMany([[SENTENCE_KEY, text], [FEATURES_KEY, '']]);
+  };
+  reset.addEventListener('click', () => load(LESSON_SENTENCE));
 
-  featureTable(section, sentence);
+  featureTable(section, { state, sentence });
+
+  // What the hand-built heads can and cannot do, and one failure that shows it.
+  const limits = htmlElement('div', { class: 'sentence-limits' }, null, section);
+  htmlElement('p', {}, 'These heads were built by hand, and each reads features, never meaning. The pronoun head sends a '
+    + 'pronoun to whatever is marked animate; the verb head sends verbs and relation words to nouns; one head matches '
+    + 'the same word, one looks one place back. They cannot tell which noun a pronoun means when that needs sense, '
+    + 'they know no word the tools did not tag, and a changed feature changes what they do, right or wrong. A '
+    + 'trained model learns its own features, far more of them, from data.', limits);
+  const failure = htmlElement('button', { type: 'button', class: 'sentence-failure' },
+    `Load a worked failure: \u201c${WORKED_FAILURE}\u201d`, limits);
+  failure.addEventListener('click', () => load(WORKED_FAILURE));
+  if (state.get(SENTENCE_KEY) === WORKED_FAILURE) {
+    htmlElement('p', { class: 'sentence-failure-note' }, 'Here \u201cit\u201d means the ball (a hard ball), but the '
+      + 'pronoun head sends \u201cit\u201d to \u201cdog\u201d: \u201cdog\u201d is the only animate noun, and animacy is all '
+      + 'that head reads. Switch \u201canimate\u201d on for \u201cball\u201d and off for \u201cdog\u201d above, and the '
+      + 'weight moves.', limits);
+  }
   return section;
 }
 
-/** Each token's features, as the heads read them; "guessed" and "unknown" marked. */
-function featureTable(parent, sentence) {
+/** The worked failure: the pronoun head reads animacy, not sense. */
+export const WORKED_FAILURE = 'the ball hit the dog because it was hard';
+
+/**
+ * Each token's features: the five the heads read as switches (kept in the link as the
+ * "features" key), the rest as text; "guessed", "unknown" and "changed" marked.
+ */
+function featureTable(parent, { state, sentence }) {
   const tokens = sentence.tagged ?? [];
-  const wrap = htmlElement('div', { class: 'sentence-features scroll-x' }, null, parent);
+  // A wide table scrolls inside its box on a phone; the box takes focus so keys can scroll it.
+  const wrap = htmlElement('div', { class: 'sentence-features', role: 'region', tabindex: '0', 'aria-label': 'each token\u2019s features' }, null, parent);
   const table = htmlElement('table', { class: 'sentence-feature-table' }, null, wrap);
   htmlElement('caption', {}, sentence.lesson
-    ? 'The lesson\u2019s tokens and the features the core gives them'
-    : 'Your tokens and the features the tagger and WordNet gave them', table);
+    ? 'The lesson\u2019s tokens and their features: switch one and every figure follows'
+    : 'Your tokens and the features the tagger and WordNet gave them: switch one and every figure follows', table);
   const head = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
-  for (const title of ['#', 'token', 'features', 'source']) htmlElement('th', { scope: 'col' }, title, head);
+  for (const title of ['#', 'token', ...READ_FEATURES, 'other features', 'source']) htmlElement('th', { scope: 'col' }, title, head);
   const body = htmlElement('tbody', {}, null, table);
+  const toggle = (token, feature, on) => {
+    const { changes = [] } = parseChanges(state.get(FEATURES_KEY));
+    const kept = changes.filter((c) => !(c.token === token && c.feature === feature));
+    // A switch back to the tagger's own value drops the change.
+    const tagger = sentence.original?.[token]?.features ?? null;
+    const isTaggers = tagger ? tagger.includes(feature) === on : false;
+    state.set(FEATURES_KEY, changesText(isTaggers ? kept : [...kept, { token, on, feature }]));
+  };
   tokens.forEach((token, i) => {
     const tr = htmlElement('tr', {}, null, body);
     htmlElement('td', {}, String(i), tr);
-    htmlElement('th', { scope: 'row', dir: 'auto' }, token.text, tr);
-    htmlElement('td', {}, token.features.length ? token.features.join(', ') : 'none', tr);
-    const source = token.unknown ? 'unknown: not an English word'
-      : token.guessed ? 'guessed: the tagger does not know this word'
-        : sentence.lesson ? 'the lesson' : 'tagger';
-    htmlElement('td', { class: token.guessed || token.unknown ? 'sentence-guessed' : null }, source, tr);
+    const name = htmlElement('th', { scope: 'row', dir: 'auto' }, token.text, tr);
+    for (const feature of READ_FEATURES) {
+      const cell = htmlElement('td', { class: 'sentence-switch' }, null, tr);
+      const box = htmlElement('input', { type: 'checkbox', 'aria-label': `${feature}: ${token.text} (${i})` }, null, cell);
+      box.checked = token.features.includes(feature);
+      box.addEventListener('change', () => toggle(i, feature, box.checked));
+    }
+    const others = token.features.filter((f) => !READ_FEATURES.includes(f));
+    htmlElement('td', {}, others.length ? others.join(', ') : '\u2013', tr);
+    const source = token.changed ? 'changed by you'
+      : token.unknown ? 'unknown: not an English word'
+        : token.guessed ? 'guessed: the tagger does not know this word'
+          : sentence.lesson ? 'the lesson' : 'tagger';
+    htmlElement('td', { class: token.guessed || token.unknown || token.changed ? 'sentence-guessed' : null }, source, tr);
+    name.title = source;
   });
 }

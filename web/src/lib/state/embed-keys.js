@@ -3,7 +3,7 @@
 //   embed: embed.html?figure=temperature&tau=0.5   <attention-figure name="temperature" tau="0.5">
 // These two functions translate between the forms, so one store serves both. A page-level key
 // (the sentence every toy-sentence figure follows) has one name everywhere.
-export const PAGE_PARAMS = Object.freeze(['sentence']);
+export const PAGE_PARAMS = Object.freeze(['sentence', 'features']);
 
 /** Embed parameters (a URLSearchParams or [name, value] pairs) → a page-style query string. */
 export function prefixedSearch(figureName, pairs) {
