@@ -27,7 +27,7 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kSameWordGain = 16;      // slice 0, on codes of length 1
 constexpr double kPronounGain = 72;       // slice 1
 constexpr double kRelationGain = 16;      // slice 2
-constexpr double kPreviousWordGain = 96;  // slice 3, on the eight pairs, whose peak is ½
+constexpr double kPreviousWordGain = 64;  // slice 3, on the eight pairs, whose peak is ½
 
 double angle(int pair, double place) { return 2 * kPi * (pair + 1) * place / kPlaces; }
 

@@ -147,7 +147,7 @@ test('(d) keys and values swapped changes the weights and the output', async () 
   const V = lab.matmul(toy.X, toy.WV);
   const core = lab.attention(Q, V, K).weights.data;
   wrong.forEach((w, i) => assert.ok(Math.abs(w - core[i]) < 5e-5, `cell ${i}: ${w} vs ${core[i]}`));
-  assert.match(await view.consequence.innerText(), /instead of 0\.946 on “cat” \(1\)/);
+  assert.match(await view.consequence.innerText(), /instead of 0\.986 on “cat” \(1\)/);
   assert.deepEqual(problems, []);
 });
 

@@ -4,7 +4,11 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { PHONE, renderAllFigures, trailingNumber, useBrowser } from './harness.mjs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { PHONE, renderAllFigures, useBrowser } from './harness.mjs';
+import { elementsReady, eventually, openHost } from './host-page.mjs';
+import { CLIPBOARD, copyLink, toolbarOf } from './toolbar-helpers.mjs';
 
 const session = useBrowser();
 const DOG = 'The dog chased the ball because it was fast.';
@@ -127,4 +131,75 @@ test('an embed and an element take the sentence; a 375 px phone fits the field',
   const box = await view.field.boundingBox();
   assert.ok(box.x >= 0 && box.x + box.width <= 375, `the field fits 375 px: ${JSON.stringify(box)}`);
   assert.equal(await phone.page.evaluate(() => document.documentElement.scrollWidth), 375, 'no sideways scroll');
+});
+
+test('switching "dog" off as animate moves "it"; the switches are kept in the link; the worked failure loads', async () => {
+  const { page, problems } = await session.openPage({ search: `?sentence=${encodeURIComponent(DOG)}` });
+  const view = temperatureFigure(page);
+  await view.figure.getByRole('gridcell').nth(99).waitFor();
+  assert.equal(await view.query.inputValue(), '6', 'the query is the sentence\'s pronoun, "it"');
+  assert.match(await view.onKey.textContent(), /dog/);
+  await view.figure.getByRole('checkbox', { name: 'animate: dog (1)' }).uncheck();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('features') === '1-animate');
+  assert.doesNotMatch(await eventually(() => view.onKey.textContent(), null, { timeout: 2000 }), /dog/);
+  await view.figure.getByRole('checkbox', { name: 'animate: ball (4)' }).check();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('features') === '1-animate,4+animate');
+  assert.match(await eventually(() => view.onKey.textContent(), '\u201cball\u201d (4)'), /ball/);
+  assert.match(await view.figure.getByRole('table', { name: /Your tokens/ }).getByRole('row', { name: /ball/ }).textContent(), /changed by you/);
+  // The link keeps the switches.
+  const again = await session.openPage({ search: new URL(page.url()).search });
+  const view2 = temperatureFigure(again.page);
+  await view2.figure.getByRole('gridcell').nth(99).waitFor();
+  assert.equal(await view2.figure.getByRole('checkbox', { name: 'animate: ball (4)' }).isChecked(), true);
+  assert.match(await view2.onKey.textContent(), /ball/);
+  // The worked failure: the pronoun head sends "it" to the animate "dog", though "it" is the ball.
+  await view2.figure.getByRole('button', { name: /worked failure/ }).click();
+  await again.page.waitForFunction(() => new URL(location.href).searchParams.get('sentence') === 'the ball hit the dog because it was hard');
+  assert.equal(new URL(again.page.url()).searchParams.has('features'), false, 'a new sentence starts from the tagger\'s features');
+  await view2.figure.getByText(/reads animacy|animacy is all/).waitFor();
+  assert.match(await view2.onKey.textContent(), /dog/);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(again.problems, []);
+});
+
+test('Embed code and Copy link carry the sentence; an element takes it as an attribute', async () => {
+  const { page, problems } = await session.openPage({ search: `?sentence=${encodeURIComponent(DOG)}`, contextOptions: CLIPBOARD });
+  const view = temperatureFigure(page);
+  await view.figure.getByRole('gridcell').nth(99).waitFor();
+  const link = new URL(await copyLink(page, 'temperature'));
+  assert.equal(link.searchParams.get('sentence'), DOG);
+  const toolbar = toolbarOf(page, 'temperature');
+  await toolbar.getByRole('button', { name: 'Embed code', exact: true }).click();
+  const frame = await toolbar.getByLabel('As an iframe, with the script that sizes it').inputValue();
+  const element = await toolbar.getByLabel('As an element, with its script').inputValue();
+  assert.match(frame, /embed\.html\?figure=temperature&amp;query=6&amp;tau=1&amp;sentence=The\+dog\+chased/);
+  assert.match(element, /<attention-figure name="temperature" query="6" tau="1" sentence="The dog chased the ball because it was fast\.">/);
+  assert.deepEqual(problems, []);
+
+  const host = await openHost(session, `<script src="attention-figure.js"></script><attention-figure name="map" sentence="${DOG}"></attention-figure>`);
+  await elementsReady(host.page);
+  const figure = host.page.locator('attention-figure');
+  await figure.getByRole('grid').first().getByRole('gridcell').nth(99).waitFor();
+  assert.match(await figure.innerText(), /chased/);
+  await figure.evaluate((el) => el.setAttribute('sentence', 'Birds fly.'));
+  assert.equal(await eventually(() => figure.getByRole('grid').first().getByRole('gridcell').count(), 9), 9, 'a 3 × 3 map');
+  assert.deepEqual(host.problems, []);
+});
+
+const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+test('no axe violations in the field, its messages and the features table, at 1280 and 375 px', async () => {
+  for (const contextOptions of [undefined, PHONE]) {
+    const { page } = await session.openPage({ search: `?sentence=${encodeURIComponent(DOG)}`, contextOptions: { ...(contextOptions ?? { viewport: { width: 1280, height: 900 } }), bypassCSP: true } });
+    const view = temperatureFigure(page);
+    await view.figure.getByRole('gridcell').nth(99).waitFor();
+    await apply(view, 'hello');
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate(async () => {
+      const result = await window.axe.run(document.querySelector('#figure-temperature .sentence-field'), {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      });
+      return result.violations.map((v) => `${v.id}: ${v.help} ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    });
+    assert.deepEqual(violations, [], contextOptions ? '375 px' : '1280 px');
+  }
 });

@@ -136,12 +136,14 @@ function noticeUnknownSettings(state, name, { notice, settingName, askedBy }) {
   notice(`${askedBy} names ${what} (${shown.join(', ')}${more}); ignored.`);
 }
 
-/** Where sentence-tagger.js is served: beside the embeds and the element's script, or the page. */
+/** Where sentence-tagger.js is served: beside the figure's own files (the element's script), or the page. */
 function sentenceBase(links) {
-  try {
-    const base = typeof links.embedBase === 'function' ? links.embedBase() : links.embedBase;
-    if (base) return new URL(base, document.baseURI).href;
-  } catch { /* the page's own folder */ }
+  for (const where of [links.filesBase, links.embedBase]) {
+    try {
+      const base = typeof where === 'function' ? where() : where;
+      if (base) return new URL(base, document.baseURI).href;
+    } catch { /* try the next */ }
+  }
   return document.baseURI;
 }
 

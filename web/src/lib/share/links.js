@@ -22,7 +22,7 @@ export function figureKeys(state, figureName) {
     .filter((key) => !key.includes('.'))
     .map((key) => ({ key, schema: state.schemaOf(key) }))
     .filter(({ schema }) => schema.url !== false && schema.figures?.includes(figureName))
-    .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: schema.param ?? key }));
+    .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: schema.param ?? key, page: true }));
   return [...own, ...page];
 }
 
@@ -42,7 +42,12 @@ export function figureLink({ state, figureName, pageUrl }) {
 
 /** This figure's current settings under their short (unprefixed) names. */
 export function figureSettings(state, figureName) {
-  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.get(key)]));
+  return Object.fromEntries(figureKeys(state, figureName).filter((k) => !atPageDefault(state, k)).map(({ key, short }) => [short, state.get(key)]));
+}
+
+/** A page-level key (the sentence) at its default is left out of settings, attributes and snippets. */
+function atPageDefault(state, { key, schema, page }) {
+  return page === true && state.get(key) === schema.default;
 }
 
 /**
@@ -56,7 +61,7 @@ export function tallestEmbed(figureName) {
 
 /** The same, spelled as the element's attributes and the links take them (on/off, see store.js). */
 export function figureAttributes(state, figureName) {
-  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.textOf(key)]));
+  return Object.fromEntries(figureKeys(state, figureName).filter((k) => !atPageDefault(state, k)).map(({ key, short }) => [short, state.textOf(key)]));
 }
 
 /**
