@@ -93,12 +93,14 @@ export const WORKED_FAILURE = 'the ball hit the dog because it was hard';
  */
 function featureTable(parent, { state, sentence }) {
   const tokens = sentence.tagged ?? [];
-  // A wide table scrolls inside its box on a phone; the box takes focus so keys can scroll it.
-  const wrap = htmlElement('div', { class: 'sentence-features', role: 'region', tabindex: '0', 'aria-label': 'each token\u2019s features' }, null, parent);
-  const table = htmlElement('table', { class: 'sentence-feature-table' }, null, wrap);
-  htmlElement('caption', {}, sentence.lesson
+  // The title sits above the box (a caption would be cut off with the table on a phone); a wide
+  // table scrolls inside its box, which takes focus so that keys can scroll it.
+  const titleId = uniqueId('sentence-features');
+  htmlElement('p', { id: titleId, class: 'sentence-features-title' }, sentence.lesson
     ? 'The lesson\u2019s tokens and their features: switch one and every figure follows'
-    : 'Your tokens and the features the tagger and WordNet gave them: switch one and every figure follows', table);
+    : 'Your tokens and the features the tagger and WordNet gave them: switch one and every figure follows', parent);
+  const wrap = htmlElement('div', { class: 'sentence-features', role: 'region', tabindex: '0', 'aria-labelledby': titleId }, null, parent);
+  const table = htmlElement('table', { class: 'sentence-feature-table', 'aria-labelledby': titleId }, null, wrap);
   const head = htmlElement('tr', {}, null, htmlElement('thead', {}, null, table));
   for (const title of ['#', 'token', ...READ_FEATURES, 'other features', 'source']) htmlElement('th', { scope: 'col' }, title, head);
   const body = htmlElement('tbody', {}, null, table);
