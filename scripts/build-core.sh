@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs  # Debian's emscripten finds acorn there
-jobs=$(nproc)
+jobs=${ATTN_JOBS:-$(nproc)}
 build_root=${ATTN_BUILD_ROOT:-build}
 
 # A build folder configured from another checkout (the repository was moved or copied, build/

@@ -61,10 +61,10 @@ export async function buildDist({ from = join(ROOT, 'build/web'), out = join(ROO
     text.set(name, content);
   };
   for (const [name, bytes] of binary) rename(name, bytes);
-  // A Worker's script, and the LMS package builder, are named in the bundles that load them,
-  // so they are hashed before them.
+  // A Worker's script, the LMS package builder and the sentence tagger are named in the
+  // bundles that load them, so they are hashed before them.
   const order = (name) => (name.endsWith('.mjs') ? 0 : name.endsWith('.css') ? 1
-    : name.endsWith('-worker.js') || name === 'lms-package.js' ? 2 : name.endsWith('.js') ? 3 : 4);
+    : name.endsWith('-worker.js') || name === 'lms-package.js' || name === 'sentence-tagger.js' ? 2 : name.endsWith('.js') ? 3 : 4);
   for (const name of [...text.keys()].sort((a, b) => order(a) - order(b))) {
     refer(name);
     rename(name, text.get(name));

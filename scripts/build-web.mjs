@@ -8,6 +8,8 @@
 //                             imported by the toolbar only when a reader asks for one
 //   learn-worker.js           web/src/figures/learn/worker.js: the Worker in which the "watch it
 //                             learn" figure trains (same origin)
+//   sentence-tagger.js        web/src/sentence-tagger.js: the tagger for the learner's own
+//                             sentence, imported only when they apply one (scripts/sentence-tagger-build.mjs)
 //   embed.html                web/embed.html
 //   attention-figure.js       web/src/element.js as one classic script with the wasm inlined:
 //                             the <attention-figure> element for pages that can run scripts
@@ -41,6 +43,7 @@ import {
   checkCspSafe, checkFormulaNames, extractFigureMarkup, figureTitles, renderFormulas, withNoscriptPictures, withPolicyMeta,
 } from './page-html.mjs';
 import { readStylesheet, shadowStyles } from './page-styles.mjs';
+import { buildSentenceTagger } from './sentence-tagger-build.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const GLUE = 'attention_lab_web.mjs';
@@ -191,6 +194,8 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
     sourcemap: true,
   });
   if (pageResult.errors.length || elementResult.errors.length || authorResult.errors.length) throw new Error('esbuild failed');
+  // The learner's-sentence tagger, loaded by the page only when a learner applies a sentence.
+  const tagger = await buildSentenceTagger({ outfile: join(outDir, 'sentence-tagger.js') });
 
   await copyFile(join(wasmDir, GLUE), join(outDir, GLUE));
   await copyFile(join(wasmDir, WASM), join(outDir, WASM));
@@ -213,6 +218,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
     figures: Object.keys(figureMarkup).length,
     bundleBytes: bytesOf(pageResult, 'main.js'),
     elementBytes: bytesOf(elementResult, 'attention-figure.js'),
+    taggerGzipBytes: tagger.gzipBytes,
   };
 }
 

@@ -1,112 +1,178 @@
 #include "toy_sentence.hpp"
 
 #include <cmath>
+#include <stdexcept>
+
+#include "check.hpp"
 
 namespace attn {
 namespace {
 
-// Feature columns of the embedding.
+// The named features, columns 16–31 of X. The heads read five of them (pronoun, animate, verb,
+// relation, noun); the rest ride along in the values.
 enum Feature {
-  kCode0, kCode1, kCode2, kCode3,  // word identity code, ±½ per entry: a word dotted with itself gives 1
   kPronoun, kAnimate, kVerb, kRelation, kNoun, kDeterminer, kPlace, kCause,
-  kPosCos, kPosSin, kPosCos2, kPosSin2,  // position i as angles iθ and 2iθ
+  kAdjective, kAdverb, kNumber, kName, kPlural, kTime, kNegation, kPunctuation,
   kFeatureCount,
 };
+static_assert(kFeatureCount == kSentenceFeatureCount, "one name per feature column");
 
-constexpr int kModelWidth = kFeatureCount;   // 16
-constexpr double kAngle = 3.14159265358979323846 / 6;  // θ: 12 steps go once round the circle
+constexpr int kPairs = 16;             // position pairs in X
+constexpr int kPreviousPairs = 8;      // the slowest pairs, which the previous-word slice reads
+constexpr double kPlaces = 33;         // the angles' period: places 0…32 are all distinct
+constexpr double kPi = 3.14159265358979323846;
 
 // How strongly each slice's query meets its key. Chosen so that each slice's job stands out
 // at τ = 1 and the pronoun's pull wins the full-width row of "it".
-constexpr double kSameWordGain = 8;       // slice 0: a² on the identity code
-constexpr double kPronounGain = 36;       // slice 1
-constexpr double kRelationGain = 8;       // slice 2
-constexpr double kPreviousWordGain = 8;   // slice 3
+constexpr double kSameWordGain = 16;      // slice 0, on codes of length 1
+constexpr double kPronounGain = 72;       // slice 1
+constexpr double kRelationGain = 16;      // slice 2
+constexpr double kPreviousWordGain = 64;  // slice 3, on the eight pairs, whose peak is ½
+
+double angle(int pair, double place) { return 2 * kPi * (pair + 1) * place / kPlaces; }
+
+// Sylvester's Hadamard matrix of order 16: entry (r, c) is (−1)^popcount(r & c).
+double hadamard(int r, int c) {
+  int bits = r & c, parity = 0;
+  while (bits != 0) {
+    parity ^= bits & 1;
+    bits >>= 1;
+  }
+  return parity == 0 ? 1.0 : -1.0;
+}
+
+// Writes into W the map (x, y) ↦ rotation of (x, y) back by `a`, times `gain`, taking the
+// input pair from rows (r, r+1) to output columns (c, c+1). Place i becomes place i−1.
+void rotate_back(Matrix& W, int r, int c, double a, double gain) {
+  W(r, c) = gain * std::cos(a);
+  W(r + 1, c) = gain * std::sin(a);
+  W(r, c + 1) = -gain * std::sin(a);
+  W(r + 1, c + 1) = gain * std::cos(a);
+}
 
 struct Word {
   const char* text;
-  int code[4];            // ±1, halved when written into X
+  int word;  // which identity code
   std::vector<Feature> on;
 };
 
-// Identity codes: rows of a 4×4 Hadamard matrix and their negations, so two different words
-// score 0 or −1 and a word with itself scores +1.
-const Word kThe{"the", {1, 1, 1, 1}, {kDeterminer}};
-const Word kCat{"cat", {1, -1, 1, -1}, {kNoun, kAnimate}};
-const Word kSat{"sat", {1, 1, -1, -1}, {kVerb}};
-const Word kOn{"on", {1, -1, -1, 1}, {kRelation, kPlace}};
-const Word kMat{"mat", {-1, 1, 1, -1}, {kNoun, kPlace}};
-const Word kBecause{"because", {-1, -1, 1, 1}, {kRelation, kCause}};
-const Word kIt{"it", {-1, 1, -1, 1}, {kPronoun}};
-// The decoder sentence reuses the English words' identity codes: "le" means "the" and so on.
-const Word kLe{"le", {1, 1, 1, 1}, {kDeterminer}};
-const Word kChat{"chat", {1, -1, 1, -1}, {kNoun, kAnimate}};
-const Word kAssis{"s'assit", {1, 1, -1, -1}, {kVerb}};
-
-Matrix embed(const std::vector<Word>& words, std::vector<std::string>& tokens) {
-  Matrix X = Matrix::Zero(static_cast<Eigen::Index>(words.size()), kModelWidth);
-  for (Eigen::Index i = 0; i < X.rows(); ++i) {
-    const Word& w = words[i];
-    tokens.emplace_back(w.text);
-    for (int c = 0; c < 4; ++c) X(i, kCode0 + c) = 0.5 * w.code[c];
-    for (Feature f : w.on) X(i, f) = 1;
-    const double a = kAngle * static_cast<double>(i);
-    X(i, kPosCos) = std::cos(a);
-    X(i, kPosSin) = std::sin(a);
-    X(i, kPosCos2) = std::cos(2 * a);
-    X(i, kPosSin2) = std::sin(2 * a);
+// The rows of `tokens` sentence_embedding takes.
+Matrix token_table(const std::vector<Word>& words, std::vector<std::string>& texts) {
+  Matrix table = Matrix::Zero(static_cast<Eigen::Index>(words.size()), 1 + kFeatureCount);
+  for (Eigen::Index i = 0; i < table.rows(); ++i) {
+    const Word& w = words[static_cast<std::size_t>(i)];
+    texts.emplace_back(w.text);
+    table(i, 0) = w.word;
+    for (Feature f : w.on) table(i, 1 + f) = 1;
   }
-  return X;
+  return table;
 }
 
-// Writes into W the map (x, y) ↦ rotation of (x, y) back by `angle`, times `gain`, taking the
-// input pair from rows (r, r+1) to output columns (c, c+1). Position i becomes position i−1.
-void rotate_back(Matrix& W, int r, int c, double angle, double gain) {
-  W(r, c) = gain * std::cos(angle);
-  W(r + 1, c) = gain * std::sin(angle);
-  W(r, c + 1) = -gain * std::sin(angle);
-  W(r + 1, c + 1) = gain * std::cos(angle);
-}
+// Word numbers in order of first use; the decoder sentence reuses the English words' codes:
+// "le" means "the" and so on.
+const Word kThe{"the", 0, {kDeterminer}};
+const Word kCat{"cat", 1, {kNoun, kAnimate}};
+const Word kSat{"sat", 2, {kVerb}};
+const Word kOn{"on", 3, {kRelation, kPlace}};
+const Word kMat{"mat", 4, {kNoun, kPlace}};
+const Word kBecause{"because", 5, {kRelation, kCause}};
+const Word kIt{"it", 6, {kPronoun}};
+const Word kLe{"le", 0, {kDeterminer}};
+const Word kChat{"chat", 1, {kNoun, kAnimate}};
+const Word kAssis{"s'assit", 2, {kVerb}};
 
 ToySentence build() {
   ToySentence toy;
-  toy.features = {"code 1", "code 2", "code 3", "code 4", "pronoun", "animate", "verb", "relation",
-                  "noun", "determiner", "place", "cause", "pos cos", "pos sin", "pos cos 2", "pos sin 2"};
-  toy.head_jobs = {"same word", "pronoun → animal", "verb or relation → noun", "previous word"};
-  toy.X = embed({kThe, kCat, kSat, kOn, kThe, kMat, kBecause, kIt}, toy.tokens);
-  toy.cross_X = embed({kLe, kChat, kAssis}, toy.cross_tokens);
-
-  toy.WQ = Matrix::Zero(kModelWidth, kModelWidth);
-  toy.WK = Matrix::Zero(kModelWidth, kModelWidth);
-  // slice 0 (columns 0–3): identity code against identity code; the gain is split evenly.
-  const double same = std::sqrt(kSameWordGain);
-  for (int c = 0; c < 4; ++c) {
-    toy.WQ(kCode0 + c, c) = same;
-    toy.WK(kCode0 + c, c) = same;
+  toy.token_features = sentence_feature_names();
+  for (int c = 0; c < 16; ++c) toy.features.push_back("code " + std::to_string(c + 1));
+  for (const auto& name : toy.token_features) toy.features.push_back(name);
+  for (int k = 0; k < kPairs; ++k) {
+    toy.features.push_back("pos cos " + std::to_string(k + 1));
+    toy.features.push_back("pos sin " + std::to_string(k + 1));
   }
-  // slice 1 (column 4): a pronoun asks for something animate.
+  toy.head_jobs = {"same word", "pronoun → animate", "verb or relation → noun", "previous word"};
+  toy.token_table = token_table({kThe, kCat, kSat, kOn, kThe, kMat, kBecause, kIt}, toy.tokens);
+  toy.X = sentence_embedding(toy.token_table);
+  toy.cross_X = sentence_embedding(token_table({kLe, kChat, kAssis}, toy.cross_tokens));
+
+  constexpr int d = kSentenceModelWidth;
+  toy.WQ = Matrix::Zero(d, d);
+  toy.WK = Matrix::Zero(d, d);
+  // slice 0 (columns 0–15): identity code against identity code; the gain is split evenly.
+  const double same = std::sqrt(kSameWordGain);
+  for (int c = 0; c < 16; ++c) {
+    toy.WQ(kSentenceCodeColumn + c, c) = same;
+    toy.WK(kSentenceCodeColumn + c, c) = same;
+  }
+  // slice 1 (column 16): a pronoun asks for something animate.
   const double pronoun = std::sqrt(kPronounGain);
-  toy.WQ(kPronoun, 4) = pronoun;
-  toy.WK(kAnimate, 4) = pronoun;
-  // slice 2 (column 8): verbs and relation words ask for nouns.
+  toy.WQ(kSentenceFeatureColumn + kPronoun, 16) = pronoun;
+  toy.WK(kSentenceFeatureColumn + kAnimate, 16) = pronoun;
+  // slice 2 (column 32): verbs and relation words ask for nouns.
   const double relation = std::sqrt(kRelationGain);
-  toy.WQ(kVerb, 8) = relation;
-  toy.WQ(kRelation, 8) = relation;
-  toy.WK(kNoun, 8) = relation;
-  // slice 3 (columns 12–15): the query is the position one step back; the key is the position.
+  toy.WQ(kSentenceFeatureColumn + kVerb, 32) = relation;
+  toy.WQ(kSentenceFeatureColumn + kRelation, 32) = relation;
+  toy.WK(kSentenceFeatureColumn + kNoun, 32) = relation;
+  // slice 3 (columns 48–63): the query is the place one step back; the key is the place.
   const double previous = std::sqrt(kPreviousWordGain);
-  rotate_back(toy.WQ, kPosCos, 12, kAngle, previous);
-  rotate_back(toy.WQ, kPosCos2, 14, 2 * kAngle, previous);
-  for (int c = 12; c < 16; ++c) toy.WK(c, c) = previous;
+  for (int k = 0; k < kPreviousPairs; ++k) {
+    const int row = kSentencePositionColumn + 2 * k;
+    rotate_back(toy.WQ, row, 48 + 2 * k, angle(k, 1), previous);
+    toy.WK(row, 48 + 2 * k) = previous;
+    toy.WK(row + 1, 48 + 2 * k + 1) = previous;
+  }
 
   // Values carry the features unchanged and W_O keeps the heads' outputs as they are, so an
   // output row reads as a blend of the attended words' features.
-  toy.WV = Matrix::Identity(kModelWidth, kModelWidth);
-  toy.WO = Matrix::Identity(kModelWidth, kModelWidth);
+  toy.WV = Matrix::Identity(d, d);
+  toy.WO = Matrix::Identity(d, d);
   return toy;
 }
 
 }  // namespace
+
+const std::vector<std::string>& sentence_feature_names() {
+  static const std::vector<std::string> names{
+      "pronoun", "animate", "verb", "relation", "noun", "determiner", "place", "cause",
+      "adjective", "adverb", "number", "name", "plural", "time", "negation", "punctuation"};
+  return names;
+}
+
+Matrix sentence_embedding(MatrixIn tokens) {
+  const Eigen::Index n = tokens.rows();
+  if (n < 1 || n > kSentenceMaxTokens || tokens.cols() != 1 + kFeatureCount) {
+    throw std::invalid_argument("tokens (" + check::shape_of(tokens) + ") must have 1 to " +
+                                std::to_string(kSentenceMaxTokens) + " rows and " +
+                                std::to_string(1 + kFeatureCount) +
+                                " columns (the word number, then one column per feature)");
+  }
+  Matrix X = Matrix::Zero(n, kSentenceModelWidth);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double w = tokens(i, 0);
+    if (!(w >= 0 && w < kSentenceMaxTokens && w == std::floor(w))) {
+      throw std::invalid_argument("tokens: word number of token " + std::to_string(i) + " is " + check::number(w) +
+                                  "; it must be a whole number from 0 to " +
+                                  std::to_string(kSentenceMaxTokens - 1));
+    }
+    for (int f = 0; f < kFeatureCount; ++f) {
+      const double v = tokens(i, 1 + f);
+      if (v != 0 && v != 1) {
+        throw std::invalid_argument("tokens: feature \"" + sentence_feature_names()[static_cast<std::size_t>(f)] +
+                                    "\" of token " + std::to_string(i) + " is " + check::number(v) +
+                                    "; a feature must be exactly 0 (off) or 1 (on)");
+      }
+      X(i, kSentenceFeatureColumn + f) = v;
+    }
+    const int word = static_cast<int>(w);
+    for (int c = 0; c < 16; ++c) X(i, kSentenceCodeColumn + c) = 0.25 * hadamard(word, c);
+    for (int k = 0; k < kPairs; ++k) {
+      const double a = angle(k, static_cast<double>(i));
+      X(i, kSentencePositionColumn + 2 * k) = 0.25 * std::cos(a);
+      X(i, kSentencePositionColumn + 2 * k + 1) = 0.25 * std::sin(a);
+    }
+  }
+  return X;
+}
 
 const ToySentence& toy_sentence() {
   static const ToySentence toy = build();

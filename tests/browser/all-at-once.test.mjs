@@ -26,7 +26,7 @@ async function cellValues(grid, row) {
   return names.map(trailingNumber);
 }
 
-test('three matrices with their shapes: scores 8 × 8, weights 8 × 8, output 8 × 16 with feature columns', async () => {
+test('three matrices with their shapes: scores 8 × 8, weights 8 × 8, output 8 × 64 with feature columns', async () => {
   const { page, problems } = await session.openPage();
   const view = allAtOnceFigure(page);
   await view.figure.waitFor();
@@ -34,14 +34,14 @@ test('three matrices with their shapes: scores 8 × 8, weights 8 × 8, output 8 
 
   assert.equal(await view.scores.getByRole('gridcell').count(), 64);
   assert.equal(await view.weights.getByRole('gridcell').count(), 64);
-  assert.equal(await view.output.getByRole('gridcell').count(), 128);
+  assert.equal(await view.output.getByRole('gridcell').count(), 512);
   assert.equal(await view.output.getAttribute('aria-rowcount'), '8');
-  assert.equal(await view.output.getAttribute('aria-colcount'), '16');
+  assert.equal(await view.output.getAttribute('aria-colcount'), '64');
 
   const text = await view.figure.innerText();
   assert.match(text, /Scores S = Q Kᵀ \/ √dₖ\s+8 × 8 \(n × m\)/);
   assert.match(text, /softmax\(S\), row by row\s+8 × 8 \(n × m\)/);
-  assert.match(text, /Output O = A V\s+8 × 16 \(n × dᵥ\)/);
+  assert.match(text, /Output O = A V\s+8 × 64 \(n × dᵥ\)/);
 
   // Columns of the output are the value features, named.
   const first = await view.output.getByRole('gridcell').first().getAttribute('aria-label');
@@ -116,11 +116,13 @@ test('a link restores the picked query; an unusable one falls back with a notice
   assert.match(await view.scores.getByRole('row', { selected: true }).getAttribute('aria-label'), /“mat” \(5\)/);
   assert.deepEqual(restored.problems, []);
 
-  const clamped = await session.openPage({ search: '?all-at-once.query=12' });
+  // Past the largest a sentence may have (16 tokens), the link gets a notice; past this
+  // sentence's last token, the query moves to its last pronoun, "it", also its last token.
+  const clamped = await session.openPage({ search: '?all-at-once.query=20' });
   view = allAtOnceFigure(clamped.page);
   assert.equal(await view.query.inputValue(), '7', 'clamped to the last token');
   const notices = await clamped.page.getByRole('status', { name: 'Notes about the link' }).innerText();
-  assert.match(notices, /all-at-once\.query = 12/);
+  assert.match(notices, /all-at-once\.query = 20/);
   assert.deepEqual(clamped.problems, []);
 });
 

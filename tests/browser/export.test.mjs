@@ -269,13 +269,18 @@ test('hidden heat maps are not offered; the menu follows what the figure shows',
 
 const TOKENS = ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it'];
 const CROSS_TOKENS = ['le', 'chat', "s'assit"];
-const FEATURES = ['code 1', 'code 2', 'code 3', 'code 4', 'pronoun', 'animate', 'verb', 'relation',
-  'noun', 'determiner', 'place', 'cause', 'pos cos', 'pos sin', 'pos cos 2', 'pos sin 2'];
+// The 64 columns of the toy embedding: identity code, named features, position pairs.
+const FEATURES = [
+  ...Array.from({ length: 16 }, (_, c) => `code ${c + 1}`),
+  'pronoun', 'animate', 'verb', 'relation', 'noun', 'determiner', 'place', 'cause',
+  'adjective', 'adverb', 'number', 'name', 'plural', 'time', 'negation', 'punctuation',
+  ...Array.from({ length: 16 }, (_, k) => [`pos cos ${k + 1}`, `pos sin ${k + 1}`]).flat(),
+];
 const KEYS3 = ['key 1', 'key 2', 'key 3'];
 const XY = ['x', 'y'];
 const QK = 'Q K\u1d40';
 const WO = 'W\u1d3c';
-const JOBS = ['same word', 'pronoun \u2192 animal', 'verb or relation \u2192 noun', 'previous word'];
+const JOBS = ['same word', 'pronoun \u2192 animate', 'verb or relation \u2192 noun', 'previous word'];
 
 const matrixOf = (rows, cols, rowTitle, colTitle) => ({ rows, cols, rowTitle, colTitle });
 const SCORES = matrixOf(TOKENS, TOKENS, 'query', 'key'); // queries by keys
@@ -315,14 +320,14 @@ const REGISTERED = {
   },
   roles: {
     [`scaled scores ${QK} / \u221ad\u2096 (picked head)`]: SCORES,
-    'output of the picked head (weights \u00b7 V)': OUTPUT, // h = 1: the head reads all 16 features
+    'output of the picked head (weights \u00b7 V)': OUTPUT, // h = 1: the head reads all 64 columns
     [`output of the layer (all heads, concat \u00b7 ${WO})`]: OUTPUT,
   },
   mistakes: { // (a) 4 heads, head 0, which reads features 0–3
     'scaled scores, correct': SCORES,
     'scaled scores, with the mistake': SCORES,
-    'output (weights \u00b7 V), correct': matrixOf(TOKENS, FEATURES.slice(0, 4), 'query', 'feature'),
-    'output, with the mistake': matrixOf(TOKENS, FEATURES.slice(0, 4), 'query', 'feature'),
+    'output (weights \u00b7 V), correct': matrixOf(TOKENS, FEATURES.slice(0, 16), 'query', 'feature'),
+    'output, with the mistake': matrixOf(TOKENS, FEATURES.slice(0, 16), 'query', 'feature'),
   },
   'check-yourself': {}, // a quiz: its answers are not handed out
 };
@@ -343,14 +348,14 @@ const VARIANT = {
     },
     roles: {
       [`scaled scores ${QK} / \u221ad\u2096 (picked head)`]: matrixOf(CROSS_TOKENS, TOKENS, 'decoder query', 'encoder key'),
-      'output of the picked head (weights \u00b7 V)': matrixOf(CROSS_TOKENS, FEATURES.slice(4, 8), 'decoder query', 'feature'),
+      'output of the picked head (weights \u00b7 V)': matrixOf(CROSS_TOKENS, FEATURES.slice(16, 32), 'decoder query', 'feature'),
       [`output of the layer (all heads, concat \u00b7 ${WO})`]: matrixOf(CROSS_TOKENS, FEATURES, 'decoder query', 'feature'),
     },
     mistakes: {
       'scaled scores, correct': SCORES,
       'scaled scores, with the mistake': SCORES,
       'output (weights \u00b7 V), correct': OUTPUT,
-      // V in the key slot and K in the value slot: the output blends the 16 columns of K.
+      // V in the key slot and K in the value slot: the output blends the 64 columns of K.
       'output, with the mistake': matrixOf(TOKENS, FEATURES.map((_, j) => String(j)), 'query', 'column of K'),
     },
   },
@@ -406,11 +411,11 @@ test('every figure offers the scores and outputs it computes as CSV and JSON, wi
   // switched off here, as a reader who has seen them.
   const { page, problems } = await session.openPage({ search: '?by-hand.hide=0', contextOptions: CLIPBOARD });
   const plain = await checkRegistered(page, REGISTERED, { everyFigure: true });
-  // A few numbers the lesson ties together: Q Kᵀ over √16 is what the temperature figure
+  // A few numbers the lesson ties together: Q Kᵀ over √64 is what the temperature figure
   // scales (τ = 1), and the heads' raw scores add up to the full-width head's.
   const raw = entries(plain['all-at-once'][`raw scores ${QK}`]);
   entries(plain.temperature[`scaled scores ${QK} / \u221ad\u2096`])
-    .forEach((v, k) => assert.ok(Math.abs(v - raw[k] / 4) < 1e-9, `scaled = raw / 4 at ${k}`));
+    .forEach((v, k) => assert.ok(Math.abs(v - raw[k] / 8) < 1e-9, `scaled = raw / 8 at ${k}`));
   assert.deepEqual(entries(plain.lookup[`raw scores ${QK}`]), raw, 'lookup and all-at-once compute the same Q K\u1d40');
   const heads = plain.heads;
   entries(heads['raw scores summed over the heads']).forEach((v, k) => {

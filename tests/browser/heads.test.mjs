@@ -20,7 +20,7 @@ function headsFigure(page) {
     grids: figure.getByRole('grid'),
     sumCheck: figure.getByLabel(/largest difference/),
     example: figure.getByLabel(/“it” → “cat”, raw score/),
-    toyCount: figure.getByLabel('toy layer, d = 16'),
+    toyCount: figure.getByLabel('toy layer, d = 64'),
     paperCount: figure.getByLabel('paper, d_model = 512'),
   };
 }
@@ -56,10 +56,10 @@ test('by default h = 2: the full-width head, head 0 drawn large and a thumbnail 
   assert.equal(await view.slider.getAttribute('aria-valuetext'), '2');
   assert.equal(await view.grids.count(), 2, 'full-width head + the picked head');
   assert.equal(await view.grids.nth(0).getByRole('gridcell').count(), 64, 'an 8×8 map');
-  assert.equal(await view.figure.getByRole('grid', { name: /^head 0 of 2, columns 0–7/ }).count(), 1);
-  assert.equal(await view.figure.getByRole('button', { name: 'head 0, columns 0–7' }).getAttribute('aria-pressed'), 'true');
+  assert.equal(await view.figure.getByRole('grid', { name: /^head 0 of 2, columns 0–31/ }).count(), 1);
+  assert.equal(await view.figure.getByRole('button', { name: 'head 0, columns 0–31' }).getAttribute('aria-pressed'), 'true');
   await pick(view, 1);
-  assert.equal(await view.figure.getByRole('grid', { name: /^head 1 of 2, columns 8–15/ }).count(), 1);
+  assert.equal(await view.figure.getByRole('grid', { name: /^head 1 of 2, columns 32–63/ }).count(), 1);
   assert.deepEqual(problems, []);
 });
 
@@ -71,12 +71,12 @@ test('h = 4: each head, picked from its thumbnail, is named by its job; the pron
   const jobs = Array.from(toy.headJobs);
   for (const [s, job] of jobs.entries()) {
     await pick(view, s);
-    const grid = view.figure.getByRole('grid', { name: `head ${s} of 4, columns ${4 * s}–${4 * s + 3}, ${job}: weights, queries by keys` });
+    const grid = view.figure.getByRole('grid', { name: `head ${s} of 4, columns ${16 * s}–${16 * s + 15}, ${job}: weights, queries by keys` });
     assert.equal(await grid.count(), 1, `head ${s} labelled with its slice and job "${job}"`);
     assert.equal(await view.figure.getByText(job, { exact: true }).count(), 1, `the job "${job}" is printed`);
   }
   await pick(view, 1);
-  const pronoun = view.figure.getByRole('grid', { name: /pronoun → animal/ });
+  const pronoun = view.figure.getByRole('grid', { name: /pronoun → animate/ });
   const weights = await rowWeights(pronoun, '“it” (7)');
   assert.equal(weights.length, 8);
   assert.equal(weights.indexOf(Math.max(...weights)), 1, `"it" puts its largest weight on "cat": ${weights}`);
@@ -94,7 +94,7 @@ test('every slice is readable at every h, at 1280 and 375 px: as large as the fu
     const { page, problems } = await session.openPage(contextOptions ? { contextOptions } : {});
     const view = headsFigure(page);
     const where = contextOptions ? '375 px' : '1280 px';
-    for (const k of [1, 2, 3]) {
+    for (const k of [1, 2, 3, 4]) {
       await setK(page, view, k);
       const h = 2 ** k;
       await pick(view, h - 1); // the last head, the one that used to be smallest
@@ -167,11 +167,11 @@ test('the full-width raw scores are the sums of the slices\' at every h', async 
 test('the parameter count is 4·d² at every h: 1 048 576 for d_model = 512', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);
-  for (const k of [0, 1, 2, 3]) {
+  for (const k of [0, 1, 2, 3, 4]) {
     const h = 2 ** k;
     await setK(page, view, k);
     assert.equal(digits(await view.paperCount.innerText()), 1048576, `h = ${h}`);
-    assert.equal(digits(await view.toyCount.innerText()), 1024, `h = ${h}: 4 × 16²`);
+    assert.equal(digits(await view.toyCount.innerText()), 16384, `h = ${h}: 4 × 64²`);
     const breakdown = await view.paperCount.locator('xpath=..').innerText();
     assert.match(breakdown, new RegExp(`${h} heads? × 3 × \\(512 × ${512 / h}\\)`), breakdown);
     assert.match(breakdown.replace(/\u2009/g, ''), /786432 \+ 262144/, breakdown);

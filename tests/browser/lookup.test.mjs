@@ -47,17 +47,17 @@ test('the figure shows Q, K and V of the toy sentence with their shapes, and eve
   assert.equal(projections.length, 3);
   for (const [text, name] of projections.map((t, i) => [t, 'QKV'[i]])) {
     assert.match(text, new RegExp(`^${name} = X\\s?W`), `projection ${name}: ${text}`);
-    assert.match(text, /8 × 16/, `${name} is n × d_k = 8 × 16: ${text}`);
-    assert.match(text, /from \(8 × 16\) times \(16 × 16\)/, `X is 8 × 16 and W is 16 × 16: ${text}`);
+    assert.match(text, /8 × 64/, `${name} is n × d_k = 8 × 64: ${text}`);
+    assert.match(text, /from \(8 × 64\) times \(64 × 64\)/, `X is 8 × 64 and W is 64 × 64: ${text}`);
   }
 
   const flow = await view.flow.allInnerTexts();
   assert.equal(flow.length, 5, 'five steps from queries and keys to the output');
-  assert.match(flow[0], /Q\s+8 × 16[\s\S]*K\s+8 × 16/);
+  assert.match(flow[0], /Q\s+8 × 64[\s\S]*K\s+8 × 64/);
   assert.match(flow[1], /S\s+8 × 8/, 'the scores are n × m');
   assert.match(flow[2], /A\s+8 × 8/, 'the weights are n × m');
-  assert.match(flow[3], /V\s+8 × 16/);
-  assert.match(flow[4], /O\s+8 × 16/, 'the output is n × d_v');
+  assert.match(flow[3], /V\s+8 × 64/);
+  assert.match(flow[4], /O\s+8 × 64/, 'the output is n × d_v');
   assert.deepEqual(problems, []);
 });
 

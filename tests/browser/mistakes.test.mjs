@@ -64,9 +64,9 @@ test('four labelled mistakes; (a) is picked first and shown beside the correct v
 test('(a) dividing by √d_model with 4 heads flattens the "it" row: a larger entropy than correct', async () => {
   const { page, problems } = await session.openPage();
   const view = mistakesFigure(page);
-  // The divisors are read back from the core's scores: √(16/4) = 2 against √16 = 4.
-  assert.match(await view.right.title.innerText(), /÷ 2\.000 = √d/);
-  assert.match(await view.wrong.title.innerText(), /÷ 4\.000 = √d_model/);
+  // The divisors are read back from the core's scores: √(64/4) = 4 against √64 = 8.
+  assert.match(await view.right.title.innerText(), /÷ 4\.000 = √d/);
+  assert.match(await view.wrong.title.innerText(), /÷ 8\.000 = √d_model/);
   const right = nats(await view.right.entropy.innerText());
   const wrong = nats(await view.wrong.entropy.innerText());
   assert.ok(wrong > right, `entropy with the mistake ${wrong} > correct ${right}`);
@@ -119,7 +119,7 @@ test('(c) no scaling at all sharpens the "it" row', async () => {
   const { page, problems } = await session.openPage();
   const view = mistakesFigure(page);
   await view.noScale.check();
-  assert.match(await view.right.title.innerText(), /÷ 4\.000 = √d/);
+  assert.match(await view.right.title.innerText(), /÷ 8\.000 = √d/);
   assert.match(await view.wrong.title.innerText(), /÷ 1\.000/);
   const right = nats(await view.right.entropy.innerText());
   const wrong = nats(await view.wrong.entropy.innerText());
@@ -147,7 +147,7 @@ test('(d) keys and values swapped changes the weights and the output', async () 
   const V = lab.matmul(toy.X, toy.WV);
   const core = lab.attention(Q, V, K).weights.data;
   wrong.forEach((w, i) => assert.ok(Math.abs(w - core[i]) < 5e-5, `cell ${i}: ${w} vs ${core[i]}`));
-  assert.match(await view.consequence.innerText(), /instead of 0\.740 on “cat” \(1\)/);
+  assert.match(await view.consequence.innerText(), /instead of 0\.986 on “cat” \(1\)/);
   assert.deepEqual(problems, []);
 });
 

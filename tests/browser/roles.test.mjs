@@ -54,7 +54,7 @@ test('by default the encoder role shows a full 8 × 8 map whose rows sum to 1', 
   const rowLabels = await view.grid.getByRole('row').evaluateAll((rows) => rows.map((r) => r.getAttribute('aria-label')));
   for (const label of rowLabels) assert.match(label, /row sum 1\.000$/);
   const sources = await view.sources.innerText();
-  assert.match(sources, /Q \(queries\) from\s+the encoder’s tokens \(8 × 16\)/);
+  assert.match(sources, /Q \(queries\) from\s+the encoder’s tokens \(8 × 64\)/);
   assert.match(sources, /weights\s+8 × 8/);
   assert.match(await view.figure.locator('figcaption').innerText(), /where|queries, keys and values/i);
   assert.deepEqual(problems, []);
@@ -104,8 +104,8 @@ test('encoder–decoder attention: a 3 × 8 map with French queries and English 
     assert.ok(Math.abs(sum - 1) < 0.002, `row sums to ${sum}`);
   }
   const sources = await view.sources.innerText();
-  assert.match(sources, /Q \(queries\) from\s+the decoder’s tokens “le chat s'assit” \(3 × 16\)/);
-  assert.match(sources, /K \(keys\) from\s+the encoder’s tokens “the cat sat on the mat because it” \(8 × 16\)/);
+  assert.match(sources, /Q \(queries\) from\s+the decoder’s tokens “le chat s'assit” \(3 × 64\)/);
+  assert.match(sources, /K \(keys\) from\s+the encoder’s tokens “the cat sat on the mat because it” \(8 × 64\)/);
   assert.match(sources, /weights\s+3 × 8/);
   assert.deepEqual(problems, []);
 });

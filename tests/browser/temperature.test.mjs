@@ -183,8 +183,8 @@ test('terms come before they are used: entropy and nats, the features, τ\'s ran
       entropy: at(/entropy/i), nats: at(/\bnats?\b/), definition: at(/Its entropy,/),
       figure: text.indexOf(document.querySelector('#figure-temperature figcaption').innerText.slice(0, 40)),
       // (<q> draws its quotation marks with CSS, which innerText leaves out.)
-      code: at(/code 1/), codeExplained: at(/code 1.? to .?code 4.? are a word's\s+identity code/),
-      pos: at(/pos cos/), posExplained: at(/pos cos.?, .?pos sin.?, .?pos cos 2.? and .?pos sin 2.? encode/),
+      code: at(/code 1/), codeExplained: at(/code 1.? to .?code 16.? are the word's\s+identity code/),
+      pos: at(/pos cos/), posExplained: at(/pos cos 1.? to .?pos sin 16.?, give the token's place/),
     };
   });
   assert.ok(first.definition >= 0 && first.definition <= first.entropy + 40, `entropy is defined where it first appears (${JSON.stringify(first)})`);

@@ -193,7 +193,7 @@ class AttentionFigure extends HTMLElement {
       writeSearch: (search, change) => this.#announce(mounted, change),
       onNotice: this.#note,
       askedBy: ASKED_BY,
-      paramLabel: (param) => param.slice(name.length + 1),
+      paramLabel: (param) => (param.startsWith(`${name}.`) ? param.slice(name.length + 1) : param),
     });
     const lifetime = createLifetime(); // what this figure starts ends with it (#unmount)
     const mounted = {
@@ -207,7 +207,7 @@ class AttentionFigure extends HTMLElement {
       links: {
         // A function: the page attribute may change after the toolbar was made.
         pageUrl: () => this.#presentation?.page ?? DEFAULT_PAGE,
-        settingName: (param) => param.slice(name.length + 1),
+        settingName: (param) => (param.startsWith(`${name}.`) ? param.slice(name.length + 1) : param),
         standalone: standaloneSource,
         filesBase: SCRIPT_FOLDER,
       },

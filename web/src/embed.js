@@ -76,13 +76,13 @@ async function start() {
       history.replaceState(history.state, '', `${location.pathname}?${own}`);
     }, URL_WRITE_DELAY_MS),
     onNotice: showNotice,
-    paramLabel: (param) => param.slice(figureName.length + 1),
+    paramLabel: (param) => (param.startsWith(`${figureName}.`) ? param.slice(figureName.length + 1) : param),
   });
   const links = {
     // Where the full page lives: the page key, else index.html beside this embed. The embed
     // code points at embed.html and attention-figure.js in that page's folder.
     pageUrl: presentation.page ?? new URL('index.html', location.href),
-    settingName: (param) => param.slice(figureName.length + 1),
+    settingName: (param) => (param.startsWith(`${figureName}.`) ? param.slice(figureName.length + 1) : param),
   };
   const figure = await mountFigure(root, figureName, {
     lab: labReady, state, links, notice: showNotice, markup: FIGURE_MARKUP,

@@ -14,6 +14,8 @@ import { createLifetime, scopedLab, scopedStore } from './lib/dom/lifetime.js';
 import { releaseScrollRegions } from './lib/dom/scroll-region.js';
 import { addSlideSteps } from './lib/dom/slide-steps.js';
 import { addFigureToolbar } from './lib/share/toolbar.js';
+import { FEATURES_KEY, SENTENCE_FIGURES, SENTENCE_KEY, defineSentence, isLesson, sentenceFrom, tagSentence, tagged } from './lib/sentence/current.js';
+import { LESSON_SENTENCE } from './lib/sentence/tokenize.js';
 
 const MAX_NAMES_LISTED = 5;
 const MAX_NAME_LENGTH = 40;
@@ -134,6 +136,87 @@ function noticeUnknownSettings(state, name, { notice, settingName, askedBy }) {
   notice(`${askedBy} names ${what} (${shown.join(', ')}${more}); ignored.`);
 }
 
+/** Where sentence-tagger.js is served: beside the figure's own files (the element's script), or the page. */
+function sentenceBase(links) {
+  for (const where of [links.filesBase, links.embedBase]) {
+    try {
+      const base = typeof where === 'function' ? where() : where;
+      if (base) return new URL(base, document.baseURI).href;
+    } catch { /* try the next */ }
+  }
+  return document.baseURI;
+}
+
+/**
+ * Mounts a figure's body into `figure` with its own lifetime, and for a figure built on the toy
+ * sentence, mounts it again whenever the page's sentence changes: its lab's toySentence() is
+ * the current sentence (lib/sentence/current.js), tagged before it is drawn, so the last valid
+ * sentence stays drawn until the new one is ready. Focus on the sentence field comes back to it.
+ */
+function mountFollowing(figure, name, { api, state, lifetime, links }) {
+  let inner = null;
+  let added = [];
+  let generation = 0;
+  let drawnText = null; // the sentence drawn last
+  const follows = SENTENCE_FIGURES.includes(name);
+  const mountOnce = (fresh = false) => {
+    inner = createLifetime();
+    lifetime.add(() => inner.dispose());
+    const before = new Set(figure.childNodes);
+    let lab = scopedLab(api, inner);
+    if (follows) {
+      const text = state.get(SENTENCE_KEY);
+      const known = tagged(text) || isLesson(text);
+      drawnText = text;
+      const sentence = sentenceFrom(api, known ? text : LESSON_SENTENCE, known ? state.get(FEATURES_KEY) : '');
+      // fresh: drawn for a sentence the learner just applied (its token settings start on its focus row).
+      lab = Object.create(lab, { toySentence: { value: () => ({ ...sentence, fresh }) } });
+    }
+    // Drawn again, the figure finds its settings defined already: they keep their values.
+    const figureState = Object.create(scopedStore(state, inner), {
+      defineAll: {
+        value: (settings) => {
+          const defined = new Set(state.keysOf(''));
+          if (Object.keys(settings).every((key) => defined.has(key))) return;
+          state.defineAll(settings);
+        },
+      },
+    });
+    const dispose = FIGURES[name].mount(figure, { lab, state: figureState, lifetime: inner });
+    if (typeof dispose === 'function') inner.add(dispose);
+    added = [...figure.childNodes].filter((node) => !before.has(node));
+  };
+  return {
+    start() {
+      mountOnce();
+      return true;
+    },
+    async redraw() {
+      const text = state.get(SENTENCE_KEY);
+      const mine = ++generation;
+      if (!isLesson(text) && !tagged(text)) {
+        try {
+          await tagSentence(text, sentenceBase(links));
+        } catch (error) {
+          console.error(error);
+          return; // the last sentence stays drawn; the field says why
+        }
+      }
+      if (mine !== generation || lifetime.disposed) return;
+      const active = figure.getRootNode().activeElement;
+      const refocus = active && figure.contains(active) && active.matches('[data-sentence-field]');
+      const marker = document.createComment('sentence');
+      figure.insertBefore(marker, added.find((node) => node.parentNode === figure) ?? null);
+      inner.dispose();
+      added.forEach((node) => node.remove());
+      mountOnce(text !== drawnText); // a feature switched keeps the figure's own settings
+      added.forEach((node) => figure.insertBefore(node, marker));
+      marker.remove();
+      if (refocus) figure.querySelector('[data-sentence-field]')?.focus();
+    },
+  };
+}
+
 /**
  * Mounts figure `name`.
  * @param {Element|ShadowRoot} element  the page's <figure data-figure="name">, or the place
@@ -199,14 +282,24 @@ export async function mountFigure(element, name, {
   });
   // What the figure subscribes to and the training sessions it creates end with it.
   const figureState = scopedStore(state, lifetime);
+  const follows = SENTENCE_FIGURES.includes(name);
   try {
     // Settings that must fit together (a figure's resolveSettings, beside its SETTINGS) are
     // resolved by the store whenever they are defined or changed, from whichever entry point.
     state.constrain(name, FIGURES[name].resolveSettings);
     const started = performance.now();
+    if (follows) {
+      defineSentence(state);
+      // A sentence from a link or an element is tagged before the figure first draws.
+      const text = state.get(SENTENCE_KEY);
+      if (!isLesson(text)) await tagSentence(text, sentenceBase(links)).catch((error) => notice(`The sentence could not be read: ${error.message}; showing the lesson's sentence.`));
+      if (lifetime.disposed) return figure;
+    }
     // A figure registers what it starts with `lifetime`; a dispose function it returns runs too.
-    const dispose = FIGURES[name].mount(figure, { lab: scopedLab(api, lifetime), state: figureState, lifetime });
-    if (typeof dispose === 'function') lifetime.add(dispose);
+    // A figure built on the toy sentence is drawn again, from scratch, for each new sentence.
+    const drawn = mountFollowing(figure, name, { api, state, lifetime, links });
+    drawn.start();
+    if (follows) lifetime.add(state.subscribe([SENTENCE_KEY, FEATURES_KEY], () => drawn.redraw()));
     [...figure.children].find((child) => child.classList.contains('figure-status'))?.remove();
     // For the page benchmark (scripts/bench-page.mjs): when each figure became usable, and
     // how long its mount held the main thread.

@@ -1,5 +1,6 @@
 // The page's experiments and records: the width experiment (five rows), and the results that are
-// records, not matrices (cost, the layer comparison, the toy sentence), as Embind value objects.
+// records, not matrices (cost, the layer comparison, the toy sentence), as Embind value objects;
+// and the embedding of any sentence.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -39,6 +40,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE int al_width_experiment(const WidthExperimentCal
     series([](const WidthPoint& p) { return p.mean_entropy_scaled; });
   });
 }
+
+// X of any sentence of 1 to 16 tokens, from its table of word numbers and features (n×17).
+AL_EXPORT_MATRIX_TO_MATRIX(al_sentence_embedding, sentence_embedding, "the sentence's embedding")
 
 // ---- results that are records, not matrices: Embind value objects ------------------------
 // A value object is copied into a plain JS object on return and leaves no handle behind. A
@@ -88,6 +92,8 @@ emscripten::val js_toy_sentence() {
   val js = val::object();
   js.set("tokens", strings(toy.tokens));
   js.set("features", strings(toy.features));
+  js.set("tokenFeatures", strings(toy.token_features));
+  js.set("tokenTable", matrix(toy.token_table));
   js.set("headJobs", strings(toy.head_jobs));
   js.set("X", matrix(toy.X));
   js.set("WQ", matrix(toy.WQ));

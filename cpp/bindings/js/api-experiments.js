@@ -1,7 +1,8 @@
 // The JS API's experiments, records and training: widthExperiment, cost, layerComparison,
-// toySentence, createTraining (training.js). Each reads and checks its setup
+// toySentence, sentenceEmbedding, createTraining (training.js). Each reads and checks its setup
 // (read-arguments.js) and runs one raw export through the heap protocol (heap-calls.js).
-import { EXACT, budget, given, readOptions, wholeNumber } from './read-arguments.js';
+import { EXACT, budget, describe, given, read, readOptions, wholeNumber } from './read-arguments.js';
+import { readMatrix } from './read-matrix.js';
 import { createTraining } from './training.js';
 
 /** The experiments, records and training sessions of the API over one core and its heap protocol. */
@@ -67,18 +68,67 @@ export function experimentFunctions(core, calls) {
     },
 
     /**
-     * The toy eight-token sentence "the cat sat on the mat because it": { tokens, features,
-     * X, WQ, WK, WV, WO }, plus the decoder sentence for cross-attention: { crossTokens, crossX }.
+     * The toy eight-token sentence "the cat sat on the mat because it": { tokens, features (the
+     * 64 columns' names), tokenFeatures (the 16 named features a token may have), headJobs, X,
+     * WQ, WK, WV, WO }, plus the decoder sentence for cross-attention: { crossTokens, crossX }.
      */
     toySentence() {
       toy ??= core._al_toy_sentence();
       const copy = (m) => ({ rows: m.rows, cols: m.cols, data: m.data.slice() });
       return {
-        tokens: [...toy.tokens], features: [...toy.features],
+        tokens: [...toy.tokens], features: [...toy.features], tokenFeatures: [...toy.tokenFeatures],
         X: copy(toy.X), WQ: copy(toy.WQ), WK: copy(toy.WK), WV: copy(toy.WV), WO: copy(toy.WO),
         crossTokens: [...toy.crossTokens], crossX: copy(toy.crossX),
         headJobs: [...toy.headJobs],
       };
+    },
+
+    /**
+     * X (n×64) of any sentence of 1 to 16 tokens, built by the core from each token's word and
+     * features: `tokens` is an array of { word, features } records, `word` a string (tokens whose
+     * words are the same but for case share one identity code), `features` an array of names
+     * from toySentence().tokenFeatures. The lesson's records give toySentence().X exactly.
+     */
+    sentenceEmbedding(tokens) {
+      toy ??= core._al_toy_sentence();
+      const names = toy.tokenFeatures;
+      const most = 16; // the core's kSentenceMaxTokens: orthogonal identity codes and distinct places
+      const records = `an array of 1 to ${most} { word, features } records`;
+      if (!Array.isArray(tokens)) throw new Error(`sentenceEmbedding: tokens must be ${records}, got ${describe(tokens)}`);
+      const n = tokens.length;
+      if (n < 1 || n > most) throw new Error(`sentenceEmbedding: tokens must be ${records}, got ${n} tokens`);
+      const cols = 1 + names.length;
+      const data = new Float64Array(n * cols);
+      const numbers = new Map();
+      for (let i = 0; i < n; i++) {
+        const owner = `tokens[${i}]`;
+        const token = read(tokens, i, 'tokens');
+        if (token === null || typeof token !== 'object' || Array.isArray(token)) {
+          throw new Error(`sentenceEmbedding: ${owner} must be a { word, features } record, got ${describe(token)}`);
+        }
+        for (const key of Object.keys(token)) {
+          if (key !== 'word' && key !== 'features') throw new Error(`sentenceEmbedding: ${owner} has an unknown field "${key}"; the fields are word and features`);
+        }
+        const word = read(token, 'word', owner);
+        if (typeof word !== 'string' || word.length === 0 || word.length > 100) {
+          throw new Error(`sentenceEmbedding: ${owner}.word must be a string of 1 to 100 characters, got ${describe(word)}`);
+        }
+        const features = read(token, 'features', owner);
+        if (!Array.isArray(features)) throw new Error(`sentenceEmbedding: ${owner}.features must be an array of feature names, got ${describe(features)}`);
+        const key = word.toLowerCase();
+        if (!numbers.has(key)) numbers.set(key, numbers.size);
+        data[i * cols] = numbers.get(key);
+        for (let f = 0; f < features.length; f++) {
+          const name = read(features, f, `${owner}.features`);
+          const column = typeof name === 'string' ? names.indexOf(name) : -1;
+          if (column < 0) {
+            throw new Error(`sentenceEmbedding: ${owner}.features[${f}] must be one of ${names.join(', ')}; got ${describe(name)}`);
+          }
+          data[i * cols + 1 + column] = 1;
+        }
+      }
+      calls.stage(readMatrix('tokens', { rows: n, cols, data }));
+      return calls.run(core._al_sentence_embedding)[0];
     },
 
     /**

@@ -216,11 +216,11 @@ export const API_CASES = {
     fuzz: (f) => [f.count(() => f.r.int(6) + 1), f.count(() => f.r.int(6) + 1)],
   },
   multiHead: {
-    failing: [{ args: ({ toy }) => [toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3], message: /heads h = 3 must divide d_model = 16/ }],
-    // Head 1 of the toy sentence does "pronoun → animal": "it" (row 7) attends to "cat" (key 1).
+    failing: [{ args: ({ toy }) => [toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3], message: /heads h = 3 must divide d_model = 64/ }],
+    // Head 1 of the toy sentence does "pronoun → animate": "it" (row 7) attends to "cat" (key 1).
     good: {
       args: ({ toy }) => [toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4],
-      expect: { 'heads.length': 4, 'heads.1.weights.data.57': 1, 'output.rows': 8, 'output.cols': 16 }, tolerance: 1e-3,
+      expect: { 'heads.length': 4, 'heads.1.weights.data.57': 1, 'output.rows': 8, 'output.cols': 64 }, tolerance: 1e-3,
     },
     fuzz(f) {
       const { toy } = f;
@@ -239,7 +239,7 @@ export const API_CASES = {
     // Three decoder tokens against the eight of the sentence; every row of weights sums to 1.
     good: {
       args: ({ toy }) => [toy.crossX, toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1],
-      expect: { 'heads.0.weights.rows': 3, 'heads.0.weights.cols': 8, 'output.cols': 16 }, tolerance: 0,
+      expect: { 'heads.0.weights.rows': 3, 'heads.0.weights.cols': 8, 'output.cols': 64 }, tolerance: 0,
       check: (r) => {
         for (let i = 0; i < 3; i++) {
           const sum = r.heads[0].weights.data.slice(8 * i, 8 * i + 8).reduce((a, b) => a + b, 0);
@@ -347,8 +347,26 @@ export const API_CASES = {
   },
   toySentence: {
     failing: [], cannotFail: 'takes no arguments',
-    good: { args: () => [], expect: { 'X.rows': 8, 'X.cols': 16, 'crossX.rows': 3 }, tolerance: 0, check: (t) => assert.deepEqual(t.tokens.slice(0, 2), ['the', 'cat']) },
+    good: { args: () => [], expect: { 'X.rows': 8, 'X.cols': 64, 'crossX.rows': 3 }, tolerance: 0, check: (t) => assert.deepEqual(t.tokens.slice(0, 2), ['the', 'cat']) },
     fuzz: null, noFuzz: 'takes no arguments',
+  },
+  sentenceEmbedding: {
+    failing: [
+      { args: () => [[]], message: /^sentenceEmbedding: tokens must be an array of 1 to 16 \{ word, features \} records, got 0 tokens$/ },
+      { label: '17 tokens', args: () => [Array.from({ length: 17 }, () => ({ word: 'a', features: [] }))], message: /got 17 tokens$/ },
+      { label: 'a string', args: () => ['the cat'], message: /^sentenceEmbedding: tokens must be an array .* got the string "the cat"$/ },
+      { label: 'an unknown feature', args: () => [[{ word: 'ball', features: ['bouncy'] }]], message: /^sentenceEmbedding: tokens\[0\]\.features\[0\] must be one of pronoun, animate, .*; got the string "bouncy"$/ },
+      { label: 'an empty word', args: () => [[{ word: '', features: [] }]], message: /^sentenceEmbedding: tokens\[0\]\.word must be a string of 1 to 100 characters/ },
+      { label: 'an unknown field', args: () => [[{ word: 'a', features: [], tag: 'x' }]], message: /unknown field "tag"/ },
+    ],
+    // "The cat" and "the cat": case-blind words share one identity code, so the two rows' first
+    // 16 columns (the code, ±¼ each) match; "cat" is animate (column 17) and "The" is not.
+    good: {
+      args: () => [[{ word: 'The', features: ['determiner'] }, { word: 'cat', features: ['noun', 'animate'] }, { word: 'the', features: ['determiner'] }]],
+      expect: { rows: 3, cols: 64, 'data.0': 0.25, 'data.64': 0.25, 'data.65': -0.25, 'data.128': 0.25, 'data.129': 0.25, 'data.81': 1, 'data.17': 0, 'data.84': 1 },
+      tolerance: 0,
+    },
+    fuzz: (f) => [Array.from({ length: f.r.int(16) + 1 }, () => ({ word: f.r.pick(['the', 'The', 'dog', 'it', '.']), features: f.r.pick([[], ['noun'], ['pronoun', 'animate']]) }))],
   },
   createTraining: {
     failing: [

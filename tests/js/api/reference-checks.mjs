@@ -105,6 +105,33 @@ export const REFERENCES = {
     assertClose(result.output, product(result.concat, args[name === 'multiHead' ? 4 : 5]), 'concat · W_O');
   },
   crossMultiHead: (args, result) => REFERENCES.multiHead(args, result, 'crossMultiHead'),
+  // X of a sentence: for each token its word's Hadamard row (¼ · (−1)^popcount(w & c)), with w
+  // counted case-blind in order of first use, its features as 0/1, and its place as sixteen
+  // (cos, sin) pairs of 2πk·i/33, scaled by ¼.
+  sentenceEmbedding(args, result) {
+    const [tokens] = args;
+    const names = ['pronoun', 'animate', 'verb', 'relation', 'noun', 'determiner', 'place', 'cause',
+      'adjective', 'adverb', 'number', 'name', 'plural', 'time', 'negation', 'punctuation'];
+    const numbers = new Map();
+    const data = new Float64Array(tokens.length * 64);
+    tokens.forEach((t, i) => {
+      const key = t.word.toLowerCase();
+      if (!numbers.has(key)) numbers.set(key, numbers.size);
+      const w = numbers.get(key);
+      for (let c = 0; c < 16; c++) {
+        let bits = w & c, parity = 0;
+        for (; bits; bits >>= 1) parity ^= bits & 1;
+        data[i * 64 + c] = parity ? -0.25 : 0.25;
+      }
+      for (const f of t.features) data[i * 64 + 16 + names.indexOf(f)] = 1;
+      for (let k = 0; k < 16; k++) {
+        const a = (2 * Math.PI * (k + 1) * i) / 33;
+        data[i * 64 + 32 + 2 * k] = 0.25 * Math.cos(a);
+        data[i * 64 + 33 + 2 * k] = 0.25 * Math.sin(a);
+      }
+    });
+    assertClose(result, { rows: tokens.length, cols: 64, data }, 'X');
+  },
   matmul(args, result) {
     assertClose(result, product(args[0], args[1]), 'product');
   },

@@ -75,7 +75,7 @@ describe('errors arrive as JS Errors and the module keeps working', () => {
     assert.throws(() => lab.softmax(matrix([[1, 2]]), { tau: NaN }), /temperature must be positive and finite/);
     assert.throws(() => lab.softmax(matrix([[1, 2]]), { mask: matrix([[0, 0]]) }), /mask row 0 hides every key/);
     const toy = lab.toySentence();
-    assert.throws(() => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3), /heads h = 3 must divide d_model = 16/);
+    assert.throws(() => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 3), /heads h = 3 must divide d_model = 64/);
     assert.throws(() => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 2.5), /heads h must be a whole number/);
     assert.equal(lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 2).heads.length, 2);
   });
@@ -95,7 +95,7 @@ describe('the lesson in numbers', () => {
   test('toy sentence: "it" looks at "cat", one-hot when cold, flat when hot', () => {
     const toy = lab.toySentence();
     assert.deepEqual(toy.tokens, ['the', 'cat', 'sat', 'on', 'the', 'mat', 'because', 'it']);
-    assert.equal(toy.features.length, 16);
+    assert.equal(toy.features.length, 64);
     const weightsAt = (tau) => lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 1, { tau }).heads[0].weights;
     assert.equal(lab.rowStats(weightsAt(1)).argmax[7], 1);
     assert.ok(at(weightsAt(0.01), 7, 1) > 0.99);
@@ -109,7 +109,28 @@ describe('the lesson in numbers', () => {
     assert.deepEqual(toy.headJobs.length, 4);
     assert.ok(at(r.heads[1].weights, 7, 1) > 0.9, 'pronoun head sends it to cat');
     assert.equal(r.heads[0].weights.cols, 8);
-    assert.equal(r.heads[0].output.cols, 4);
+    assert.equal(r.heads[0].output.cols, 16);
+  });
+
+  test('sentenceEmbedding: the lesson\'s records give the toy X; the heads follow a new sentence', () => {
+    const toy = lab.toySentence();
+    assert.equal(toy.tokenFeatures.length, 16);
+    const lesson = [['the', 'determiner'], ['cat', 'noun', 'animate'], ['sat', 'verb'], ['on', 'relation', 'place'],
+      ['the', 'determiner'], ['mat', 'noun', 'place'], ['because', 'relation', 'cause'], ['it', 'pronoun']];
+    const X = lab.sentenceEmbedding(lesson.map(([word, ...features]) => ({ word, features })));
+    assert.deepEqual([X.rows, X.cols], [8, 64]);
+    assert.deepEqual([...X.data], [...toy.X.data]);
+    // "The dog chased the ball because it was fast.": the pronoun head sends "it" to "dog" …
+    const words = [['The', 'determiner'], ['dog', 'noun', 'animate'], ['chased', 'verb'], ['the', 'determiner'], ['ball', 'noun'],
+      ['because', 'relation', 'cause'], ['it', 'pronoun'], ['was', 'verb'], ['fast', 'adjective'], ['.', 'punctuation']];
+    const itsPick = (records) => {
+      const Y = lab.sentenceEmbedding(records);
+      return lab.rowStats(lab.multiHead(Y, toy.WQ, toy.WK, toy.WV, toy.WO, 1).heads[0].weights).argmax[6];
+    };
+    assert.equal(itsPick(words.map(([word, ...features]) => ({ word, features }))), 1);
+    // … and with "dog" no longer animate and "ball" animate, to "ball".
+    const swapped = words.map(([word, ...features]) => ({ word, features: word === 'dog' ? ['noun'] : word === 'ball' ? ['noun', 'animate'] : features }));
+    assert.equal(itsPick(swapped), 4);
   });
 
   test('cross-attention: three decoder tokens over eight encoder tokens', () => {

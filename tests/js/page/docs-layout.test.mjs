@@ -17,7 +17,7 @@ const NAMED = [
   'scripts', 'web/src/figures', 'web/src/figures/by-hand', 'web/src/figures/cost', 'web/src/figures/heads',
   'web/src/figures/learn', 'web/src/figures/measured', 'web/src/figures/why-scale', 'web/src/lib/charts',
   'web/src/lib/charts/heatmap', 'web/src/lib/controls', 'web/src/lib/dom', 'web/src/lib/export',
-  'web/src/lib/format', 'web/src/lib/lms', 'web/src/lib/state', 'cpp/bench', 'tests/fuzz',
+  'web/src/lib/format', 'web/src/lib/lms', 'web/src/lib/sentence', 'web/src/lib/state', 'cpp/bench', 'tests/fuzz',
 ];
 
 /** Every folder under the root that holds a file, relative, with the files directly in it. */

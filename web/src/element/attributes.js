@@ -7,7 +7,7 @@
 
 import { PRESENTATION_KEYS } from '../lib/state/presentation.js';
 import { CONTROL } from '../lib/state/store.js';
-import { figureSettings } from '../lib/share/links.js';
+import { figureKeys, figureSettings } from '../lib/share/links.js';
 
 export const ASKED_BY = 'This element';
 const UNKNOWN = '(unknown)'; // the key of the note about attributes the figure does not read
@@ -48,9 +48,7 @@ export function settingAttributes(element, name, note) {
 
 /** The figure's keys that are attributes, by attribute name: Map(attribute → store key). */
 function attributeKeys(state, name) {
-  return new Map(state.keysOf(name)
-    .filter((key) => state.schemaOf(key).url !== false)
-    .map((key) => [state.paramOf(key).slice(name.length + 1), key]));
+  return new Map(figureKeys(state, name).map(({ key, short }) => [short, key]));
 }
 
 /** The attributes the figure does not read, in one note, shown again only when that list changes. */

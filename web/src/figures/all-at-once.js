@@ -10,7 +10,7 @@ import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 import './all-at-once.css'; // this figure's styles, bundled into styles.css
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
@@ -53,6 +53,7 @@ export function mount(element, { lab, state }) {
   const { tokens, n, tokenNames, features, X, WQ, WK, WV } = sentence;
 
   state.defineAll(SETTINGS);
+  clampToken(state, 'all-at-once.query', sentence);
 
   // One full-width head on the projections: nothing but the picked row changes afterwards.
   const Q = lab.matmul(X, WQ);

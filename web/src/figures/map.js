@@ -10,7 +10,7 @@ import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 import './map.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // the split at which the core names each slice's job
@@ -29,6 +29,7 @@ export function mount(element, { lab, state }) {
   const slice = WQ.cols / HEADS;
 
   state.defineAll(SETTINGS);
+  clampToken(state, 'map.query', sentence);
 
   const body = figureBody(element);
 

@@ -17,7 +17,6 @@ import { readToySentence } from '../lib/format/tokens.js';
 import './mistakes.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // mistake (a) needs several heads; at h = 4 the core names each head's job
-const IT = 7; // the row of "it"
 
 const MISTAKES = [
   { value: 'model-width', text: 'divide by \u221ad_model instead of \u221ad\u2096 (4 heads)' },
@@ -92,7 +91,7 @@ function createMistakeControls(body, { state, jobs }) {
   });
   const headPicker = createPicker(controls, {
     label: 'head to show',
-    hint: 'Mistake (a) only: the layer is split into 4 heads of 4 columns.',
+    hint: 'Mistake (a) only: the layer is split into 4 heads of 16 columns.',
     options: jobs.slice(0, HEADS).map((job, s) => ({ value: s, text: `head ${s} \u00b7 ${job}` })),
     value: state.get('mistakes.head'),
     onChange: (value) => state.set('mistakes.head', Number(value)),
@@ -101,7 +100,7 @@ function createMistakeControls(body, { state, jobs }) {
 }
 
 /** One side, correct or with the mistake: its title, its weight map and its readouts on "it". */
-function createSide(panels, name, { tokens, tokenNames }) {
+function createSide(panels, name, { tokens, tokenNames, focus: IT }) {
   const panel = htmlElement('div', { class: `figure-panel mistakes-side mistakes-${name === 'correct' ? 'right' : 'wrong'}`, role: 'group', 'aria-label': name }, null, panels);
   const title = htmlElement('p', { class: 'panel-title' }, null, panel);
   const heatmap = createHeatmap(panel, {
@@ -129,6 +128,8 @@ export const SETTINGS = {
 export function mount(element, { lab, state }) {
   const sentence = readToySentence(lab);
   const { tokens, tokenNames, jobs, features, X, WQ, WK, WV } = sentence;
+  // The row of the sentence's last pronoun ("it" in the lesson), lib/format/tokens.js focusRow.
+  const IT = sentence.focus;
   const it = tokenNames[IT];
 
   state.defineAll(SETTINGS);

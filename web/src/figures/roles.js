@@ -14,7 +14,7 @@ import { readToySentence } from '../lib/format/tokens.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import './roles.css'; // this figure's styles, bundled into styles.css
 
-const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 16
+const HEAD_COUNTS = [1, 2, 4, 8]; // every one divides the toy width 64
 const ROLES = ['encoder', 'decoder', 'cross'];
 
 /** "8 × 16", the way the page writes a shape. */
@@ -82,21 +82,21 @@ function createRoleControls(body, { state, headChoices }) {
     label: 'head',
     options: headChoices,
     value: state.get('roles.head'),
-    hint: 'h = 1 is one head over all 16 features; larger h gives narrower heads, each with its own map.',
+    hint: 'h = 1 is one head over all 64 columns of the embedding; larger h gives narrower heads, each with its own map.',
     onChange: (value) => state.set('roles.head', value),
   });
   return { radios, picker };
 }
 
 /** One panel per role, only the chosen one shown (their maps differ in shape): role → view. */
-function createViews(panels, { tokens, tokenNames, crossTokens, crossNames, X, crossX }) {
+function createViews(panels, { tokens, tokenNames, crossTokens, crossNames, X, crossX, crossEncoder }) {
   const notes = { title: 'row sum', name: 'row sum', chars: 5 };
   const views = {};
-  const makeView = (role, { rowLabels, rowNames, rowTitle, colTitle, label, sources }) => {
+  const makeView = (role, { rowLabels, rowNames, rowTitle, colTitle, label, sources, colLabels = tokens, colNames = tokenNames }) => {
     const mapPanel = htmlElement('div', { class: 'figure-panel roles-view', 'data-role': role }, null, panels);
     const title = htmlElement('p', { class: 'panel-title' }, null, mapPanel);
     const heatmap = createHeatmap(mapPanel, {
-      rowLabels, colLabels: tokens, rowNames, colNames: tokenNames, rowTitle, colTitle, label, rowNotes: notes,
+      rowLabels, colLabels, rowNames, colNames, rowTitle, colTitle, label, rowNotes: notes,
     });
     views[role] = { panel: mapPanel, title, heatmap, rowLabels, rowNames, rowTitle, colTitle, sources };
   };
@@ -114,13 +114,16 @@ function createViews(panels, { tokens, tokenNames, crossTokens, crossNames, X, c
       values: ['the same tokens, up to the query\u2019s own position', X],
     },
   });
+  // The decoder translates the lesson's sentence: with a learner's sentence it still reads the lesson's.
+  const encoder = crossEncoder ?? { tokens, X };
   makeView('cross', {
+    colLabels: encoder.tokens, colNames: encoder.tokens.map((t, i) => `${quoteToken(t)} (${i})`),
     rowLabels: crossTokens, rowNames: crossNames, rowTitle: 'decoder query', colTitle: 'encoder key',
     label: 'encoder\u2013decoder attention weights, decoder queries by encoder keys',
     sources: {
       queries: [`the decoder\u2019s tokens ${quoteToken(crossTokens.join(' '))}`, crossX],
-      keys: [`the encoder\u2019s tokens ${quoteToken(tokens.join(' '))}`, X],
-      values: ['the encoder\u2019s tokens', X],
+      keys: [`the encoder\u2019s tokens ${quoteToken(encoder.tokens.join(' '))}${crossEncoder ? ' (the lesson\u2019s sentence, which the decoder translates)' : ''}`, encoder.X],
+      values: ['the encoder\u2019s tokens', encoder.X],
     },
   });
   return views;
@@ -191,7 +194,7 @@ export function mount(element, { lab, state }) {
   registerMatrix(element, 'output of the layer (all heads, concat \u00b7 W\u1d3c)', exported((l) => l.result.output, () => features, 'feature'));
 
   function compute(role, h) {
-    if (role === 'cross') return lab.crossMultiHead(crossX, X, WQ, WK, WV, WO, h);
+    if (role === 'cross') return lab.crossMultiHead(crossX, sentence.crossEncoder?.X ?? X, WQ, WK, WV, WO, h);
     return lab.multiHead(X, WQ, WK, WV, WO, h, { mask: role === 'decoder' ? 'causal' : null });
   }
 
@@ -220,9 +223,10 @@ export function mount(element, { lab, state }) {
       }
       sourceRows.weights.textContent = `${shapeText(weights)}: one row per query, one column per key`;
 
-      topList.replaceChildren(...topWeights(weights, { view, masked: role === 'decoder' ? causal : null, tokenNames, stats: lab.rowStats(weights) }));
+      const keyNames = role === 'cross' && sentence.crossEncoder ? sentence.crossEncoder.tokens.map((t, i) => `${quoteToken(t)} (${i})`) : tokenNames;
+      topList.replaceChildren(...topWeights(weights, { view, masked: role === 'decoder' ? causal : null, tokenNames: keyNames, stats: lab.rowStats(weights) }));
       queryNote.hidden = role !== 'cross';
-      if (role === 'cross') queryNote.textContent = crossQueryNote(lab, sentence);
+      if (role === 'cross') queryNote.textContent = crossQueryNote(lab, { ...sentence, ...(sentence.crossEncoder ?? {}) });
       problem.clear();
     } catch (error) {
       last = null;

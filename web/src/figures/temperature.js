@@ -13,11 +13,13 @@ import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { createSentenceField } from '../lib/sentence/field.js';
+import '../lib/sentence/sentence.css'; // the sentence field's styles, bundled into styles.css
 
 const TAU_MIN = 0.01;
 const TAU_MAX = 100;
-const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
+const DEFAULT_QUERY = 7; // "it", the row the lesson reads first (a learner's sentence: clampToken)
 
 
 /** The figure's settings, as the store, the links and the README's table know them. */
@@ -32,8 +34,10 @@ export function mount(element, { lab, state }) {
   const keyWidth = WQ.cols; // one full-width head: d_k = d_model
 
   state.defineAll(SETTINGS);
+  clampToken(state, 'temperature.query', sentence);
 
   const body = figureBody(element);
+  createSentenceField(body, { state, sentence });
 
   const controls = htmlElement('div', { class: 'figure-controls' }, null, body);
   const picker = createPicker(controls, {

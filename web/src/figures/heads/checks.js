@@ -44,7 +44,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
 
   return {
     render(result, summed, h) {
-      // The full-width dot product over 16 columns is the sum of the h dot products over the slices.
+      // The full-width dot product over all 64 columns is the sum of the h dot products over the slices.
       sumCheck.output.textContent = formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3);
       sumCheck.note.textContent = `(over all ${n * n} query\u2013key pairs, h = ${h})`;
       const at = row * n + col;

@@ -18,11 +18,9 @@ import { drawPaperTable } from './paper.js';
 import { createSlicesPanel } from './slices.js';
 import './heads.css'; // this figure's styles, bundled into styles.css
 
-const K_MAX = 3; // h = 1, 2, 4, 8: every one divides the toy width 16
+const K_MAX = 4; // h = 1, 2, 4, 8, 16: every one divides the toy width 64
 const K_DEFAULT = 1; // h = 2, the lesson's default
 const H_MAX = 2 ** K_MAX;
-const IT = 7; // row of "it", the pronoun the toy projections were built around
-const CAT = 1; // column of "cat", the noun "it" refers to
 
 /** The figure's settings, as the store, the links and the README's table know them. */
 export const SETTINGS = {
@@ -72,7 +70,7 @@ function createHeadsSlider(element, controls, { state, width, lifetime }) {
 }
 
 /** The full-width head's panel: its map, with the row of "it" highlighted and a note on it. */
-function drawFullHead(panels, { lab, sentence, full }) {
+function drawFullHead(panels, { lab, sentence, full, IT }) {
   const { tokens, tokenNames } = sentence;
   const width = sentence.WQ.cols;
   const panel = htmlElement('div', { class: 'figure-panel' }, null, panels);
@@ -91,7 +89,10 @@ function drawFullHead(panels, { lab, sentence, full }) {
 export function mount(element, { lab, state, lifetime }) {
   const sentence = readToySentence(lab);
   const { tokens, X, WQ, WK, WV, WO } = sentence;
-  const width = WQ.cols; // d_model of the toy, 16
+  const width = WQ.cols; // d_model of the toy, 64
+  // The row of the sentence's last pronoun ("it", the one the toy projections were built
+  // around), and the key its full-width row puts most weight on ("cat" in the lesson).
+  const IT = sentence.focus;
   state.defineAll(SETTINGS);
 
   const body = figureBody(element);
@@ -112,7 +113,8 @@ export function mount(element, { lab, state, lifetime }) {
       `raw scores Q K\u1d40 (head ${s} of ${h})`, exported((l) => l.result.heads[s].rawScores, tokens, 'key')));
   };
 
-  drawFullHead(panels, { lab, sentence, full });
+  drawFullHead(panels, { lab, sentence, full, IT });
+  const CAT = lab.rowStats(full.weights).argmax[IT];
   const slices = createSlicesPanel(panels, {
     sentence, row: IT, onPick: (s) => state.set('heads.head', s), onSplit: offerSlices,
   });

@@ -3,8 +3,12 @@
 
 import { quoteToken } from './index.js';
 
-/** How many tokens the core's toy sentence has: the figures' settings are declared for it. */
-export const TOY_SENTENCE_LENGTH = 8;
+/**
+ * The most tokens a sentence the figures draw may have (the lesson's has 8; a learner's 2 to
+ * 16): the figures' token settings are declared for it, and each figure clamps them to its
+ * sentence (clampToken).
+ */
+export const TOY_SENTENCE_LENGTH = 16;
 
 /** Spoken names of tokens: “cat” (1). */
 function tokenNamesOf(tokens) {
@@ -23,8 +27,8 @@ export function tokenOptions(tokens) {
 export function readToySentence(lab) {
   const sentence = lab.toySentence();
   const tokens = Array.from(sentence.tokens);
-  if (tokens.length !== TOY_SENTENCE_LENGTH) {
-    throw new Error(`the toy sentence has ${tokens.length} tokens; the figures are set up for ${TOY_SENTENCE_LENGTH}`);
+  if (tokens.length < 1 || tokens.length > TOY_SENTENCE_LENGTH) {
+    throw new Error(`the sentence has ${tokens.length} tokens; the figures draw 1 to ${TOY_SENTENCE_LENGTH}`);
   }
   const crossTokens = Array.from(sentence.crossTokens ?? []);
   return {
@@ -36,5 +40,34 @@ export function readToySentence(lab) {
     jobs: Array.from(sentence.headJobs ?? []),
     crossTokens,
     crossNames: tokenNamesOf(crossTokens),
+    focus: focusRow(sentence),
+    fresh: sentence.fresh === true,
   };
+}
+
+/**
+ * The row the figures read first: the last pronoun (the lesson's "it"), else the last token
+ * that is not punctuation, else the last token.
+ */
+export function focusRow(sentence) {
+  const tagged = sentence.tagged ?? [];
+  const last = (test) => tagged.findLastIndex(test);
+  const pronoun = last((t) => t.features.includes('pronoun'));
+  if (pronoun >= 0) return pronoun;
+  const word = last((t) => !t.features.includes('punctuation'));
+  return word >= 0 ? word : sentence.tokens.length - 1;
+}
+
+/**
+ * A token setting past the sentence's last token, or any on a sentence just applied
+ * (sentence.fresh), or at its default on a sentence other than the lesson's, moves to the
+ * sentence's focus row; returns the value.
+ */
+export function clampToken(state, key, sentence) {
+  const value = state.get(key);
+  // The default (the lesson's "it") means nothing in another sentence: its focus row stands in.
+  const lessonDefault = !sentence.lesson && value === state.defaultOf(key);
+  if (value < sentence.n && !sentence.fresh && !lessonDefault) return value;
+  state.set(key, sentence.focus);
+  return state.get(key);
 }

@@ -13,10 +13,17 @@ export function escapeAttribute(value) {
 
 /** The keys of a figure that belong in links, with their URL names and unprefixed names. */
 export function figureKeys(state, figureName) {
-  return state.keysOf(figureName)
+  const own = state.keysOf(figureName)
     .map((key) => ({ key, schema: state.schemaOf(key) }))
     .filter(({ schema }) => schema.url !== false)
     .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: key.slice(figureName.length + 1) }));
+  // Page-level keys the figure follows (the sentence): the same name on the page and in embeds.
+  const page = state.keysOf('')
+    .filter((key) => !key.includes('.'))
+    .map((key) => ({ key, schema: state.schemaOf(key) }))
+    .filter(({ schema }) => schema.url !== false && schema.figures?.includes(figureName))
+    .map(({ key, schema }) => ({ key, schema, param: schema.param ?? key, short: schema.param ?? key, page: true }));
+  return [...own, ...page];
 }
 
 /** A link to the page carrying only this figure's settings that differ from their defaults. */
@@ -35,7 +42,12 @@ export function figureLink({ state, figureName, pageUrl }) {
 
 /** This figure's current settings under their short (unprefixed) names. */
 export function figureSettings(state, figureName) {
-  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.get(key)]));
+  return Object.fromEntries(figureKeys(state, figureName).filter((k) => !atPageDefault(state, k)).map(({ key, short }) => [short, state.get(key)]));
+}
+
+/** A page-level key (the sentence) at its default is left out of settings, attributes and snippets. */
+function atPageDefault(state, { key, schema, page }) {
+  return page === true && state.get(key) === schema.default;
 }
 
 /**
@@ -49,7 +61,7 @@ export function tallestEmbed(figureName) {
 
 /** The same, spelled as the element's attributes and the links take them (on/off, see store.js). */
 export function figureAttributes(state, figureName) {
-  return Object.fromEntries(figureKeys(state, figureName).map(({ key, short }) => [short, state.textOf(key)]));
+  return Object.fromEntries(figureKeys(state, figureName).filter((k) => !atPageDefault(state, k)).map(({ key, short }) => [short, state.textOf(key)]));
 }
 
 /**

@@ -23,6 +23,12 @@ export function readValue(schema, raw) {
     const value = typeof raw === 'boolean' ? raw : BOOLEAN_SPELLINGS.get(String(raw).trim().toLowerCase());
     return value === undefined ? instead('which is not on or off') : { value };
   }
+  // Text (the page's sentence): any string its schema's check() takes, else the default.
+  if (schema.type === 'text') {
+    const text = String(raw);
+    const problem = schema.check?.(text) ?? null;
+    return problem ? instead(problem) : { value: text };
+  }
   if (schema.type === 'enum') {
     return schema.values.includes(raw) ? { value: raw } : instead(`which is not one of ${schema.values.join(', ')}`);
   }

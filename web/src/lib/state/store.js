@@ -164,12 +164,16 @@ export function createStore({
 
   const store = {
     /**
-     * Declares a key. schema: { type: 'number' | 'integer' | 'enum' | 'boolean', default, min,
+     * Declares a key. schema: { type: 'number' | 'integer' | 'enum' | 'boolean' | 'text', default, min,
      * max (numbers), values (enum), param (URL name, defaults to the key), aliases (older URL
      * names still read when the current one is absent, never written), url (false = never
-     * in the URL) }. Returns the initial value, taken from the URL when it has one.
+     * in the URL), check (text: a function returning what is wrong with a value, or null), shared
+     * (true: the same schema object may be defined again, and the first definition stands) }.
+     * Returns the initial value, taken from the URL when it has one.
      */
     define(key, schema) {
+      // A shared key (the page's sentence) is defined by whichever figure comes first.
+      if (schemas.has(key) && schema.shared && schemas.get(key) === schema) return values.get(key);
       if (schemas.has(key)) throw new Error(`state: key "${key}" is defined twice`);
       schemas.set(key, schema);
       values.set(key, initialValue(key, schema));

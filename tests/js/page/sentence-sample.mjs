@@ -1,0 +1,40 @@
+// A small hand-tagged sample of English sentences: the table the tokenizer and feature tests
+// run over, and the sample the taggers were measured on (README, "Your own sentence").
+// Each token is word/TAG, where TAG is the coarse part of speech the toy heads read:
+//   N noun, V verb (auxiliaries too), P pronoun (possessives too), D determiner,
+//   R relation word (preposition or conjunction), J adjective, B adverb, U number, . punctuation
+// and a trailing "+" marks a noun WordNet files under people or animals (animate).
+export const TAGGED_SAMPLE = [
+  'The/D cat/N+ sat/V on/R the/D mat/N because/R it/P was/V tired/J ./.',
+  'The/D dog/N+ chased/V the/D ball/N because/R it/P was/V fast/J ./.',
+  'The/D ball/N hit/V the/D dog/N+ because/R it/P was/V hard/J',
+  'She/P gave/V the/D girl/N+ a/D book/N ./.',
+  'Birds/N+ fly/V south/B in/R winter/N ./.',
+  'My/P sister/N+ fed/V the/D horse/N+ an/D apple/N ./.',
+  'A/D man/N+ walked/V into/R a/D small/J shop/N ./.',
+  'The/D teacher/N+ told/V the/D children/N+ a/D story/N ./.',
+  'Children/N+ love/V dogs/N+ because/R they/P play/V ./.',
+  'The/D fox/N+ saw/V the/D crow/N+ and/R smiled/V ./.',
+  'On/R the/D table/N sat/V a/D red/J cup/N ./.',
+  'The/D pilot/N+ flew/V the/D plane/N to/R the/D city/N ./.',
+  'Nobody/P saw/V the/D mouse/N+ ./.',
+  'The/D rain/N fell/V and/R the/D river/N rose/V ./.',
+  'When/R the/D baby/N+ cried/V ,/. her/P mother/N+ sang/V ./.',
+  'The/D robot/N lifted/V the/D heavy/J box/N ./.',
+  'We/P will/V meet/V at/R noon/N ./.',
+  'He/P quickly/B opened/V the/D old/J door/N ./.',
+  'Three/U cows/N+ stood/V in/R the/D field/N ./.',
+  'The/D farmer/N+ sold/V his/P sheep/N+ at/R the/D market/N ./.',
+  'I/P do/V not/B like/V cold/J soup/N ./.',
+  'The/D students/N+ read/V the/D long/J letter/N slowly/B ./.',
+  'A/D bird/N+ sang/V outside/B the/D window/N ./.',
+  'The/D nurse/N+ helped/V the/D old/J woman/N+ ./.',
+  'They/P built/V a/D house/N near/R the/D lake/N ./.',
+  'The/D snake/N+ bit/V the/D hunter/N+ ./.',
+  'Our/P team/N won/V the/D game/N easily/B ./.',
+  'The/D king/N+ gave/V the/D knight/N+ a/D sword/N ./.',
+  'The/D tree/N grew/V tall/J after/R the/D storm/N ./.',
+  'The/D doctor/N+ visited/V the/D patient/N+ twice/B ./.',
+  'A/D lion/N+ is/V bigger/J than/R a/D cat/N+ ./.',
+  'The/D car/N stopped/V because/R it/P was/V empty/J ./.',
+];
