@@ -125,7 +125,7 @@ TEST(SentenceEmbedding, PositionsDoNotAliasOverSixteenTokens) {
     }
   }
   // And the previous-word slice tells every place's predecessor from all the others.
-  const Matrix& previous = run(X, 4).heads[3].weights;
+  const Matrix previous = run(X, 4).heads[3].weights;  // a copy: the result is a temporary
   for (Eigen::Index i = 1; i < 16; ++i) {
     EXPECT_EQ(argmax_of_row(previous, i), i - 1) << "from place " << i;
     EXPECT_GT(previous(i, i - 1), 0.5) << "from place " << i;
