@@ -10,7 +10,7 @@ import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, keepTokenInSentence, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 import './all-at-once.css'; // this figure's styles, bundled into styles.css
 
 const DEFAULT_QUERY = 7; // "it", the row the lesson reads first
@@ -52,6 +52,8 @@ export function mount(element, { lab, state }) {
   const sentence = readToySentence(lab);
   const { tokens, n, tokenNames, features, X, WQ, WK, WV } = sentence;
 
+  // Before the settings are defined: a link's token past this sentence is moved, with a notice.
+  keepTokenInSentence(state, 'all-at-once.query', sentence);
   state.defineAll(SETTINGS);
   clampToken(state, 'all-at-once.query', sentence);
 

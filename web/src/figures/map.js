@@ -10,7 +10,7 @@ import { figureBody, htmlElement } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, keepTokenInSentence, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 import './map.css'; // this figure's styles, bundled into styles.css
 
 const HEADS = 4; // the split at which the core names each slice's job
@@ -28,6 +28,8 @@ export function mount(element, { lab, state }) {
   const { tokens, n, tokenNames, jobs, features, X, WQ, WK, WV, WO } = sentence;
   const slice = WQ.cols / HEADS;
 
+  // Before the settings are defined: a link's token past this sentence is moved, with a notice.
+  keepTokenInSentence(state, 'map.query', sentence);
   state.defineAll(SETTINGS);
   clampToken(state, 'map.query', sentence);
 

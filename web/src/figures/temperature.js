@@ -13,7 +13,7 @@ import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
-import { TOY_SENTENCE_LENGTH, clampToken, readToySentence, tokenOptions } from '../lib/format/tokens.js';
+import { TOY_SENTENCE_LENGTH, clampToken, keepTokenInSentence, readToySentence, tokenOptions } from '../lib/format/tokens.js';
 import { createSentenceField } from '../lib/sentence/field.js';
 import '../lib/sentence/sentence.css'; // the sentence field's styles, bundled into styles.css
 
@@ -33,6 +33,8 @@ export function mount(element, { lab, state }) {
   const { tokens, n, tokenNames, X, WQ, WK, WV, WO } = sentence;
   const keyWidth = WQ.cols; // one full-width head: d_k = d_model
 
+  // Before the settings are defined: a link's token past this sentence is moved, with a notice.
+  keepTokenInSentence(state, 'temperature.query', sentence);
   state.defineAll(SETTINGS);
   clampToken(state, 'temperature.query', sentence);
 

@@ -128,7 +128,7 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
       }
       sliceTitle.textContent = h === 1
         ? 'The slices: h = 1'
-        : `The ${h} slices: h = ${h}, each ${width / h} columns wide, d\u2096 = ${width / h}. Pick one to draw it large.`;
+        : `The ${h} slices, each d\u2096 = ${width / h} columns wide. Pick one to draw it large.`;
       drawThumbnails(result.heads, picked);
       if (h > 1) drawFocus(result.heads[picked], rowStats(result.heads[picked].weights));
     },

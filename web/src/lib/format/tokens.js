@@ -71,3 +71,16 @@ export function clampToken(state, key, sentence) {
   state.set(key, sentence.focus);
   return state.get(key);
 }
+
+/**
+ * Keeps a query-token setting inside the sentence shown, after every change (the store's rule
+ * for the figure's prefix, see store.constrain): its schema allows the longest sentence's last
+ * token, so a link or an element may name a token that this sentence does not have.
+ */
+export function keepTokenInSentence(state, key, { n }) {
+  const prefix = key.split('.')[0];
+  // The default (the lesson's focus token) is not the reader's ask: clampToken moves it silently.
+  state.constrain(prefix, (values, { name }) => (values[key] >= n && values[key] !== state.defaultOf(key)
+    ? [{ key, value: n - 1, reason: `the sentence has ${n} tokens, numbered 0 to ${n - 1}, and ${name(key)} = ${values[key]} is past its last` }]
+    : []));
+}
