@@ -34,7 +34,7 @@ function badReadouts(root) {
 let linked = null;
 const LINK = '?cost.h=76&heads.k=0&heads.head=7&temperature.tau=2&temperature.tau=3';
 async function linkedPage() {
-  linked ??= session.openPage({ search: LINK });
+  linked ??= session.openPage({ search: LINK, keep: true });
   return linked;
 }
 

@@ -8,7 +8,7 @@
 
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { after, before } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { startServer } from '../../scripts/serve.mjs';
@@ -25,6 +25,16 @@ export function useBrowser() {
   let server = null;
   let chromium = null;
   const contexts = [];
+  // Pages a test opens close when it ends: an open page keeps its figures, timers and frames
+  // alive and takes the machine from the tests after it. Pages opened by a before hook serve
+  // every test of the file and close with the browser.
+  let testContexts = null;
+  beforeEach(() => { testContexts = []; });
+  afterEach(async () => {
+    const closing = testContexts ?? [];
+    testContexts = null;
+    await Promise.all(closing.map((context) => context.close().catch(() => {})));
+  });
 
   before(async () => {
     if (!existsSync(join(WEB_ROOT, 'index.html'))) {
@@ -43,14 +53,24 @@ export function useBrowser() {
   });
 
   /**
+   * A browser context that closes when the test that made it ends (see afterEach above), or
+   * with { keep: true } when the file's tests end, for a page several tests share.
+   */
+  session.newContext = async (contextOptions, { keep = false } = {}) => {
+    const context = await session.browser.newContext(contextOptions);
+    (keep ? contexts : testContexts ?? contexts).push(context);
+    return context;
+  };
+
+  /**
    * Opens the page in a fresh context and waits until every figure has mounted.
-   * contextOptions go to browser.newContext (viewport, colorScheme, bypassCSP, …).
+   * contextOptions go to browser.newContext (viewport, colorScheme, bypassCSP, …); keep: the
+   * page outlives the test that opened it, for the file's other tests.
    * Returns { page, context, problems }: problems lists console errors, page errors and
    * failed requests seen so far (the array keeps filling while the page lives).
    */
-  session.openPage = async ({ search = '', contextOptions = DESKTOP } = {}) => {
-    const context = await session.browser.newContext(contextOptions);
-    contexts.push(context);
+  session.openPage = async ({ search = '', contextOptions = DESKTOP, keep = false } = {}) => {
+    const context = await session.newContext(contextOptions, { keep });
     const page = await context.newPage();
     const problems = [];
     page.on('console', (message) => {

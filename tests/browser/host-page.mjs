@@ -9,7 +9,7 @@ import { DESKTOP } from './harness.mjs';
  * function) runs in the page before any of its scripts.
  */
 export async function openHost(session, body, { head = '', contextOptions = DESKTOP, path = 'course-host-test.html', initScript = null } = {}) {
-  const context = await session.browser.newContext(contextOptions);
+  const context = await session.newContext(contextOptions);
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   const problems = [];
