@@ -19,6 +19,8 @@ export function instrument() {
   //            to the last keydown/input/change listener, on window in the bubbling phase, so
   //            after the figures' own), and that frame's rAF callbacks, style, layout and paint.
   probe.work = [];
+  probe.handling = []; // of work: from the press to the last handler's end
+  probe.rendering = []; // of work: from the frame's rAF callbacks to the frame's end
   let current = null;
   document.addEventListener('keydown', (event) => {
     const press = { pressed: event.timeStamp, handled: performance.now(), frame: 0 };
@@ -30,6 +32,8 @@ export function instrument() {
         const done = performance.now();
         probe.latencies.push(done - press.pressed);
         probe.work.push(Math.min(done - press.pressed, (press.handled - press.pressed) + (done - press.frame)));
+        probe.handling.push(press.handled - press.pressed);
+        probe.rendering.push(done - press.frame);
       };
       channel.port2.postMessage(null);
     });
@@ -86,18 +90,30 @@ export async function pressAll(page, keys) {
     await page.keyboard.press(key);
     await page.waitForFunction((n) => window.benchProbe.latencies.length > n, count, { polling: 'raf' });
   }
-  return page.evaluate((n) => ({ latencies: window.benchProbe.latencies.slice(n), work: window.benchProbe.work.slice(n) }), before);
+  return page.evaluate((n) => ({
+    latencies: window.benchProbe.latencies.slice(n),
+    work: window.benchProbe.work.slice(n),
+    handling: window.benchProbe.handling.slice(n),
+    rendering: window.benchProbe.rendering.slice(n),
+  }), before);
 }
 
 // Presses of several pressAll() calls, as one.
-export const joined = (runs) => ({ latencies: runs.flatMap((r) => r.latencies), work: runs.flatMap((r) => r.work) });
+export const joined = (runs) => ({
+  latencies: runs.flatMap((r) => r.latencies),
+  work: runs.flatMap((r) => r.work),
+  handling: runs.flatMap((r) => r.handling),
+  rendering: runs.flatMap((r) => r.rendering),
+});
 
-export function summary({ latencies, work }) {
+export function summary({ latencies, work, handling = [], rendering = [] }) {
   return {
     events: latencies.length,
     medianMs: round(quantile(latencies, 0.5)),
     p95Ms: round(quantile(latencies, 0.95)),
     workMedianMs: round(quantile(work, 0.5)),
     workP95Ms: round(quantile(work, 0.95)),
+    handlingMedianMs: round(quantile(handling, 0.5)),
+    renderingMedianMs: round(quantile(rendering, 0.5)),
   };
 }

@@ -139,7 +139,7 @@ export async function buildWeb({ wasmDir = join(ROOT, 'build/wasm'), outDir = jo
   };
   const common = {
     bundle: true,
-    minify: true,
+    minify: process.env.AL_MINIFY !== '0', // AL_MINIFY=0: readable names in profiles
     target: ['es2022'],
     logLevel: 'warning',
     legalComments: 'eof',
