@@ -85,8 +85,10 @@ test('d_k = 256, seed 1, η = 1: the scaled copy learns, the unscaled one stays 
   await page.waitForFunction(() => !location.search.includes('steps='), null, { timeout: 5000 });
 
   // The table alternative holds the same numbers as the readouts.
+  // The table is filled when it opens (its toggle event, a task after the click).
   await page.getByText('The curves as a table').click();
-  const firstRow = page.getByRole('table').getByRole('row').nth(1);
+  const firstRow = page.getByRole('table').locator('tbody').getByRole('row').first();
+  await firstRow.waitFor();
   assert.match(await firstRow.innerText(), new RegExp(`^0\\s+${String(initial.scaled).replace('.', '\\.')}`));
 
   // New seed: a new start, and its seed in the link.
