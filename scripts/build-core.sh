@@ -27,12 +27,21 @@ reset_if_foreign() {
   fi
 }
 
+# The sanitized build is compiled by Clang (CMakePresets.json); a folder configured with another
+# compiler is configured afresh rather than left to CMake's cache-deleting warning.
+reset_if_other_compiler() {
+  local cache="$1/CMakeCache.txt"
+  [ -f "$cache" ] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang' "$cache" && rm -rf "$1"
+  return 0
+}
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(native wasm)
 for target in "${targets[@]}"; do
   dir="$build_root/$target"
   [ "$target" = dist ] && dir="$build_root/dist-wasm"
   reset_if_foreign "$dir"
+  [ "$target" = asan ] && reset_if_other_compiler "$dir"
   case "$target" in
     native | asan | wasm) cmake --preset "$target" -B "$dir" >/dev/null ;;
     dist) cmake --preset wasm -B "$dir" -DATTN_TESTS=OFF >/dev/null ;;

@@ -12,37 +12,14 @@ seconds=${1:-60}
 out=build/fuzz
 mkdir -p "$out/corpus"
 
-# Every core source, so that a new core file is fuzzed too. Eigen's assertions stay on: a shape
-# that got past the core's checks aborts instead of reading out of bounds. The core is compiled
-# as two unity files (its sources dealt out in turn), one per core, as CMake's unity build does:
-# Eigen's templates are instantiated twice instead of once per source. A unity file is compiled
-# again only when one of its sources or a core header changed since.
-# Line tables only: a crash's stack still names files and lines, at about half the compile time.
-flags=(-std=c++17 -gline-tables-only -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Icpp/core -isystem /usr/include/eigen3)
-mkdir -p "$out/obj"
-sources=(cpp/core/*.cpp cpp/core/learn/*.cpp)
-objects=()
-compile() {  # compile SOURCE OBJECT DEPENDENCIES...
-  local source=$1 object=$2
-  shift 2
-  objects+=("$object")
-  if [ -f "$object" ] && [ -z "$(find "$@" cpp/core -name '*.hpp' -newer "$object" -print -quit)" ] \
-    && [ -z "$(find "$@" -newer "$object" -print -quit)" ]; then
-    return
-  fi
-  clang++ "${flags[@]}" -c "$source" -o "$object" &
-}
-for part in 0 1; do
-  unity="$out/obj/core_unity_$part.cpp"
-  members=()
-  for index in "${!sources[@]}"; do [ $((index % 2)) -eq "$part" ] && members+=("${sources[$index]}"); done
-  printf '#include "%s"\n' "${members[@]/#/$PWD/}" >"$unity.new"
-  cmp -s "$unity.new" "$unity" && rm "$unity.new" || mv "$unity.new" "$unity"
-  compile "$unity" "$out/obj/core_unity_$part.o" "$unity" "${members[@]}"
-done
-compile tests/fuzz/core_fuzz.cpp "$out/obj/core_fuzz.o" tests/fuzz/core_fuzz.cpp
-for job in $(jobs -p); do wait "$job"; done
-clang++ "${flags[@]}" "${objects[@]}" -o "$out/core_fuzz"
+# The fuzz target is built in the sanitized build (build/asan, Clang, ASan + UBSan at -O1 with
+# line tables, Eigen's assertions on: a shape that got past the core's checks aborts instead of
+# reading out of bounds), from the same compiled core as the sanitized GoogleTest suite, which
+# carries libFuzzer's coverage hooks (CMakeLists.txt). Every core source is in it, so a new
+# core file is fuzzed too.
+ATTN_CONFIGURE_ONLY=1 bash scripts/build-core.sh asan
+cmake --build build/asan --target attention_core_fuzz -j "${ATTN_JOBS:-$(nproc)}" >/dev/null
+cp build/asan/attention_core_fuzz "$out/core_fuzz"
 
 set +e
 "$out/core_fuzz" "$out/corpus" tests/fuzz/corpus -max_total_time="$seconds" -max_len=4096 -timeout=20 \
@@ -60,7 +37,7 @@ corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
   echo "# Core fuzzing report"
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "- target: tests/fuzz/core_fuzz.cpp (clang++ -fsanitize=fuzzer,address,undefined)"
+  echo "- target: tests/fuzz/core_fuzz.cpp (build/asan: clang++ -fsanitize=fuzzer,address,undefined)"
   echo "- asked for: ${seconds} s; ran: $(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$out/fuzz.log" | tail -1) s"
   echo "- executions: $(stat number_of_executed_units) ($(stat average_exec_per_sec) per second)"
   echo "- coverage: cov ${cov:-?} edges, ft ${ft:-?} features; corpus ${corp:-?} inputs"
