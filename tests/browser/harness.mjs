@@ -211,7 +211,7 @@ function trackChanges(context, page) {
 /** Renders every figure of the page now (see openPage), as a reader scrolling to each would see it. */
 export async function renderAllFigures(page) {
   await page.evaluate(() => {
-    for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+    for (const part of document.querySelectorAll('main > section, main .figure')) part.style.contentVisibility = 'visible';
   });
   // A chart lays itself out for its width when it is first rendered, in that frame's
   // ResizeObserver step (lib/charts/fit.js): wait for it.
@@ -220,7 +220,9 @@ export async function renderAllFigures(page) {
 
 /** Scrolls a figure into view, as a reader would, and waits until the browser has rendered it. */
 export async function scrollToFigure(page, selector) {
-  await page.locator(selector).scrollIntoViewIfNeeded();
+  // The browser's own scrolling, as a link to the figure would: Playwright's
+  // scrollIntoViewIfNeeded waits for a box, which a figure in a section not yet rendered lacks.
+  await page.locator(selector).evaluate((element) => element.scrollIntoView({ block: 'start' }));
   await page.waitForFunction((s) => document.querySelector(s).innerText.trim().length > 0, selector);
 }
 

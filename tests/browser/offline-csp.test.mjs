@@ -53,7 +53,7 @@ async function openSealed(url) {
   // Off-screen figures skip rendering (content-visibility: auto) and have no innerText: render
   // them all, as harness.mjs does.
   await page.evaluate(() => {
-    for (const figure of document.querySelectorAll('main .figure')) figure.style.contentVisibility = 'visible';
+    for (const part of document.querySelectorAll('main > section, main .figure')) part.style.contentVisibility = 'visible';
   });
   const violations = await page.evaluate(() => window.__violations);
   return { context, page, blocked, problems, violations, policy: response.headers()['content-security-policy'] };

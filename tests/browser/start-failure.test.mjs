@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DESKTOP, WEB_ROOT, useBrowser } from './harness.mjs';
+import { DESKTOP, WEB_ROOT, renderAllFigures, useBrowser } from './harness.mjs';
 
 const session = useBrowser();
 
@@ -17,7 +17,8 @@ async function openWithoutWasm(path) {
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.route('**/*.wasm', (route) => route.fulfill({ status: 404, body: 'not here' }));
   await page.goto(new URL(path, session.url).href);
-  await page.locator('.figure-status-error').first().waitFor({ timeout: 20000 });
+  await page.locator('.figure-status-error').first().waitFor({ state: 'attached', timeout: 20000 });
+  await renderAllFigures(page); // the sentences are read wherever their figures are
   await page.waitForTimeout(300); // let every figure reach its own failure
   return { context, page, pageErrors };
 }
@@ -56,7 +57,8 @@ async function openWithWasm(path, body) {
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.route('**/*.wasm', (route) => route.fulfill({ status: 200, contentType: 'application/wasm', body }));
   await page.goto(new URL(path, session.url).href);
-  await page.locator('.figure-status-error').first().waitFor({ timeout: 20000 });
+  await page.locator('.figure-status-error').first().waitFor({ state: 'attached', timeout: 20000 });
+  await renderAllFigures(page); // the sentences are read wherever their figures are
   await page.waitForTimeout(300);
   return { context, page, pageErrors };
 }
@@ -90,7 +92,8 @@ test('a policy that refuses WebAssembly is still named as the page\u2019s securi
     await route.fulfill({ response, headers });
   });
   await page.goto(session.url);
-  await page.locator('.figure-status-error').first().waitFor({ timeout: 20000 });
+  await page.locator('.figure-status-error').first().waitFor({ state: 'attached', timeout: 20000 });
+  await renderAllFigures(page); // the sentences are read wherever their figures are
   assert.match(await page.locator('.figure-status-error').first().innerText(),
     /could not start: this page\u2019s security settings do not allow WebAssembly\./);
   await context.close();
