@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildDist } from '../../scripts/build-dist.mjs';
 import { startServer } from '../../scripts/serve.mjs';
-import { DESKTOP, WEB_ROOT, useBrowser, scrollToFigure } from './harness.mjs';
+import { DESKTOP, WEB_ROOT, renderAllFigures, useBrowser, scrollToFigure } from './harness.mjs';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; "
   + "base-uri 'none'; form-action 'none'; object-src 'none'";
@@ -50,11 +50,8 @@ async function openSealed(url) {
   page.on('pageerror', (e) => problems.push(e.message));
   const response = await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 20000 });
-  // Off-screen figures skip rendering (content-visibility: auto) and have no innerText: render
-  // them all, as harness.mjs does.
-  await page.evaluate(() => {
-    for (const part of document.querySelectorAll('main > section, main .figure')) part.style.contentVisibility = 'visible';
-  });
+  // Off-screen sections and figures skip rendering and have no innerText: render them all.
+  await renderAllFigures(page);
   const violations = await page.evaluate(() => window.__violations);
   return { context, page, blocked, problems, violations, policy: response.headers()['content-security-policy'] };
 }
