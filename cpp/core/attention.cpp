@@ -5,6 +5,7 @@
 #include <limits>
 #include <string>
 #include <stdexcept>
+#include <vector>
 
 #include "budget.hpp"
 #include "limits.hpp"
@@ -101,24 +102,36 @@ void multiply_into(MatrixIn A, MatrixIn B, MatrixOut C) {
 
 namespace {
 
-// raw(i, j) = Q(i, :)·K(j, :), summed in the order of the width: Q times Kᵀ laid out row-major
-// (dk×m), so that the product runs along contiguous keys. A small Kᵀ is laid out on the stack.
+// raw(i, j) = Q(i, :)·K(j, :), summed in the order of the width: Q times Kᵀ (dk×m), laid out so
+// that the product reads contiguous keys. In WebAssembly Kᵀ is laid out as column panels
+// (kernels.hpp), natively row-major. A small Kᵀ is laid out on the stack.
 constexpr Eigen::Index kStackEntries = 4096;
 void dot_scores_into(MatrixIn Q, MatrixIn K, MatrixOut raw) {
   const Eigen::Index m = K.rows(), dk = K.cols();
   double stack[kStackEntries];
-  Matrix heap;
+  std::vector<double> heap;
+#ifdef __wasm_simd128__
+  const Eigen::Index entries = kernels::panel_entries<double>(dk, m);
+#else
+  const Eigen::Index entries = dk * m;
+#endif
   double* storage = stack;
-  if (m * dk > kStackEntries) {
-    heap.resize(dk, m);
+  if (entries > kStackEntries) {
+    heap.resize(static_cast<std::size_t>(entries));
     storage = heap.data();
   }
+#ifdef __wasm_simd128__
+  kernels::write_column_panels_of_transpose(dk, m, K.data(), K.outerStride(), storage);
+  kernels::simd_f64().matmul_panels(Q.rows(), m, dk, Q.data(), Q.outerStride(), storage, raw.data(),
+                                    raw.outerStride(), false);
+#else
   Eigen::Map<Matrix> Kt(storage, dk, m);
   for (Eigen::Index j = 0; j < m; ++j) {
     const double* key = K.data() + j * K.outerStride();
     for (Eigen::Index c = 0; c < dk; ++c) Kt(c, j) = key[c];
   }
   multiply_into(Q, Kt, raw);
+#endif
 }
 
 // The row-wise softmax of softmax_rows (softmax.cpp), the same arithmetic, into `weights`; the

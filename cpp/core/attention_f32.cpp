@@ -47,9 +47,13 @@ double checked_scale(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOptio
   return scale;
 }
 
-// Kᵀ laid out once (dk×m), so that Q Kᵀ is a plain row-major product whose inner loop runs
-// along contiguous keys.
-MatrixF transposed(MatrixFIn K) { return K.transpose(); }
+// Kᵀ (dk×m) laid out once as column panels (kernels.hpp), so that each tile of Q Kᵀ reads its
+// keys in memory order.
+std::vector<float> key_panels(MatrixFIn K) {
+  std::vector<float> panels(static_cast<std::size_t>(kernels::panel_entries<float>(K.cols(), K.rows())));
+  kernels::write_column_panels_of_transpose(K.cols(), K.rows(), K.data(), K.outerStride(), panels.data());
+  return panels;
+}
 
 // 1/x clamped to float's normal range. 1/scale: a scale of 1e-300 with all-zero scores passes
 // the bound check, and 0 · ∞ would be NaN. 1/τ: a τ so small that it overflows makes the row
@@ -129,7 +133,7 @@ void attention_into(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOption
   require_shape("scaled_scores", out.scaled_scores, n, m);
   require_shape("weights", out.weights, n, m);
   require_shape("output", out.output, n, dv);
-  const MatrixF Kt = transposed(K);
+  const std::vector<float> Kt = key_panels(K);
   // scaled = raw · (1/scale), 1/scale never above FLT_MAX; weights = softmax(scaled / τ)
   const float inverse_scale = static_cast<float>(std::fmin(1.0 / scale, FLT_MAX));
   const float inverse_temperature = clamped_inverse(options.temperature);
@@ -138,7 +142,7 @@ void attention_into(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOption
 
   if (options.axis == SoftmaxAxis::Queries) {
     // Each column's softmax needs every row: no blocks.
-    kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, out.raw_scores.data(), ldr, false);
+    kernels.matmul_panels(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), out.raw_scores.data(), ldr, false);
     out.scaled_scores = out.raw_scores * inverse_scale;
     out.weights = out.scaled_scores;
     softmax_columns_in_place(kernels, inverse_temperature, out.weights);
@@ -151,7 +155,7 @@ void attention_into(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionOption
     const Eigen::Index rows = std::min(block, n - i0);
     // --- forward pass 1: raw scores Q Kᵀ of the block's rows
     float* raw = out.raw_scores.data() + i0 * ldr;
-    kernels.matmul(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), m, raw, ldr, false);
+    kernels.matmul_panels(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), raw, ldr, false);
     for (Eigen::Index i = 0; i < rows; ++i) {
       // --- pass 2: scaled scores, and the weights' row starting from them
       const float* r = raw + i * ldr;
@@ -175,14 +179,14 @@ MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionO
                          const kernels::Kernels<float>& kernels) {
   const double scale = checked_scale(Q, K, V, options);
   const Eigen::Index n = Q.rows(), m = K.rows(), dk = Q.cols(), dv = V.cols();
-  const MatrixF Kt = transposed(K);
+  const std::vector<float> Kt = key_panels(K);
   // The two divisions, by the scale and by τ, are one factor of the exponent: the scaled scores
   // are never stored.
   const float factor = clamped_inverse(scale * options.temperature);
   MatrixF output(n, dv);
   if (options.axis == SoftmaxAxis::Queries) {
     MatrixF weights(n, m);
-    kernels.matmul(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), m, weights.data(), m, false);
+    kernels.matmul_panels(n, m, dk, Q.data(), Q.outerStride(), Kt.data(), weights.data(), m, false);
     softmax_columns_in_place(kernels, factor, weights);
     kernels.matmul(n, dv, m, weights.data(), m, V.data(), V.outerStride(), output.data(), dv, false);
     return output;
@@ -195,8 +199,8 @@ MatrixF attention_output(MatrixFIn Q, MatrixFIn K, MatrixFIn V, const AttentionO
   for (Eigen::Index i0 = 0; i0 < n; i0 += block) {
     const Eigen::Index rows = std::min(block, n - i0);
     // --- pass 1: raw scores Q Kᵀ of the block's rows
-    kernels.matmul(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), m, weights.data(), m,
-                   false);
+    kernels.matmul_panels(rows, m, dk, Q.data() + i0 * Q.outerStride(), Q.outerStride(), Kt.data(), weights.data(), m,
+                          false);
     // --- pass 2: exp of scores / (scale·τ), shifted by each row's largest, and each row's sum
     for (Eigen::Index i = 0; i < rows; ++i) {
       sums[static_cast<std::size_t>(i)] =

@@ -1,4 +1,5 @@
 // The portable kernels: Eigen for the products and the exponentials, plain C++ around them.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -26,6 +27,17 @@ void matmul(Index M, Index N, Index K, const Scalar* A, Index lda, const Scalar*
     c.noalias() += a * b;
   } else {
     c.noalias() = a * b;
+  }
+}
+
+// Panel by panel, each an Eigen product of A and the panel's first (up to kPanelWidth) columns.
+template <typename Scalar>
+void matmul_panels(Index M, Index N, Index K, const Scalar* A, Index lda, const Scalar* panels, Scalar* C, Index ldc,
+                   bool accumulate) {
+  constexpr Index W = kPanelWidth<Scalar>;
+  for (Index j = 0; j < N; j += W) {
+    const Index cols = std::min(W, N - j);
+    matmul(M, cols, K, A, lda, panels + (j / W) * K * W, W, C + j, ldc, accumulate);
   }
 }
 
@@ -60,13 +72,43 @@ void scale(Scalar* x, Index count, Scalar factor) {
 
 }  // namespace
 
+template <typename Scalar>
+void write_column_panels(Index K, Index N, const Scalar* B, Index ldb, Scalar* panels) {
+  constexpr Index W = kPanelWidth<Scalar>;
+  std::fill_n(panels, panel_entries<Scalar>(K, N), Scalar{0});
+  for (Index j = 0; j < N; j += W) {
+    const Index cols = std::min(W, N - j);
+    Scalar* panel = panels + (j / W) * K * W;
+    for (Index k = 0; k < K; ++k) std::copy_n(B + k * ldb + j, cols, panel + k * W);
+  }
+}
+
+template <typename Scalar>
+void write_column_panels_of_transpose(Index K, Index N, const Scalar* B, Index ldb, Scalar* panels) {
+  constexpr Index W = kPanelWidth<Scalar>;
+  std::fill_n(panels, panel_entries<Scalar>(K, N), Scalar{0});
+  // column j of Bᵀ is row j of B
+  for (Index j = 0; j < N; ++j) {
+    Scalar* column = panels + (j / W) * K * W + j % W;
+    const Scalar* row = B + j * ldb;
+    for (Index k = 0; k < K; ++k) column[k * W] = row[k];
+  }
+}
+
+template void write_column_panels(Index, Index, const float*, Index, float*);
+template void write_column_panels(Index, Index, const double*, Index, double*);
+template void write_column_panels_of_transpose(Index, Index, const float*, Index, float*);
+template void write_column_panels_of_transpose(Index, Index, const double*, Index, double*);
+
 const Kernels<float>& portable_f32() {
-  static const Kernels<float> set{"portable", matmul<float>, row_max<float>, exp_sum_f32, scale<float>};
+  static const Kernels<float> set{"portable", matmul<float>, matmul_panels<float>, row_max<float>, exp_sum_f32,
+                                  scale<float>};
   return set;
 }
 
 const Kernels<double>& portable_f64() {
-  static const Kernels<double> set{"portable", matmul<double>, row_max<double>, exp_sum_f64, scale<double>};
+  static const Kernels<double> set{"portable", matmul<double>, matmul_panels<double>, row_max<double>, exp_sum_f64,
+                                   scale<double>};
   return set;
 }
 

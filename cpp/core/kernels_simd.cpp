@@ -7,6 +7,7 @@
 
 #include <wasm_simd128.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attn::kernels {
@@ -72,6 +73,77 @@ void matmul(Index M, Index N, Index K, const float* A, Index lda, const float* B
     case 3: row_strip<3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
     case 2: row_strip<2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
     case 1: row_strip<1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    default: break;
+  }
+}
+
+// --- matmul over column panels (kernels.hpp), for both types ----------------------------------
+// One register tile is R rows × one panel (two registers wide): R·2 accumulators, each step k
+// loading the panel's row k, which follows row k − 1 in memory. Each lane sums in the order of k,
+// as the tiles above do.
+struct LanesF32 {
+  using Scalar = float;
+  static v128_t zero() { return wasm_f32x4_splat(0.0f); }
+  static v128_t broadcast(const float* x) { return wasm_v128_load32_splat(x); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
+  static v128_t mul(v128_t a, v128_t b) { return wasm_f32x4_mul(a, b); }
+};
+struct LanesF64 {
+  using Scalar = double;
+  static v128_t zero() { return wasm_f64x2_splat(0.0); }
+  static v128_t broadcast(const double* x) { return wasm_v128_load64_splat(x); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
+  static v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
+};
+
+template <typename Lanes, int R, typename Scalar = typename Lanes::Scalar>
+inline void panel_tile(Index K, const Scalar* A, Index lda, const Scalar* panel, Scalar* C, Index ldc, Index cols,
+                       bool accumulate) {
+  constexpr Index W = kPanelWidth<Scalar>, half = W / 2;
+  v128_t acc[R][2];
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = Lanes::zero();
+  for (Index k = 0; k < K; ++k) {
+    const v128_t b0 = wasm_v128_load(panel + k * W), b1 = wasm_v128_load(panel + k * W + half);
+    for (int r = 0; r < R; ++r) {
+      const v128_t a = Lanes::broadcast(A + r * lda + k);
+      acc[r][0] = Lanes::add(acc[r][0], Lanes::mul(a, b0));
+      acc[r][1] = Lanes::add(acc[r][1], Lanes::mul(a, b1));
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    Scalar* c = C + r * ldc;
+    if (cols == W) {
+      wasm_v128_store(c, accumulate ? Lanes::add(wasm_v128_load(c), acc[r][0]) : acc[r][0]);
+      wasm_v128_store(c + half, accumulate ? Lanes::add(wasm_v128_load(c + half), acc[r][1]) : acc[r][1]);
+    } else {  // the last panel, narrower than a tile: only its columns are written
+      Scalar lanes[W];
+      wasm_v128_store(lanes, acc[r][0]);
+      wasm_v128_store(lanes + half, acc[r][1]);
+      for (Index j = 0; j < cols; ++j) c[j] = accumulate ? c[j] + lanes[j] : lanes[j];
+    }
+  }
+}
+
+template <typename Lanes, int R, typename Scalar = typename Lanes::Scalar>
+inline void panel_strip(Index N, Index K, const Scalar* A, Index lda, const Scalar* panels, Scalar* C, Index ldc,
+                        bool accumulate) {
+  constexpr Index W = kPanelWidth<Scalar>;
+  for (Index j = 0; j < N; j += W) {
+    panel_tile<Lanes, R>(K, A, lda, panels + (j / W) * K * W, C + j, ldc, std::min(W, N - j), accumulate);
+  }
+}
+
+template <typename Lanes, typename Scalar = typename Lanes::Scalar>
+void matmul_panels(Index M, Index N, Index K, const Scalar* A, Index lda, const Scalar* panels, Scalar* C, Index ldc,
+                   bool accumulate) {
+  Index i = 0;
+  for (; i + 4 <= M; i += 4) panel_strip<Lanes, 4>(N, K, A + i * lda, lda, panels, C + i * ldc, ldc, accumulate);
+  const Scalar* a = A + i * lda;
+  Scalar* c = C + i * ldc;
+  switch (M - i) {
+    case 3: panel_strip<Lanes, 3>(N, K, a, lda, panels, c, ldc, accumulate); break;
+    case 2: panel_strip<Lanes, 2>(N, K, a, lda, panels, c, ldc, accumulate); break;
+    case 1: panel_strip<Lanes, 1>(N, K, a, lda, panels, c, ldc, accumulate); break;
     default: break;
   }
 }
@@ -284,12 +356,13 @@ double simd_exp_sum_f64(double* x, Index count, double shift, double factor) {
 }  // namespace
 
 const Kernels<float>& simd_f32() {
-  static const Kernels<float> set{"simd", matmul, row_max, exp_sum, scale};
+  static const Kernels<float> set{"simd", matmul, matmul_panels<LanesF32>, row_max, exp_sum, scale};
   return set;
 }
 
 const Kernels<double>& simd_f64() {
-  static const Kernels<double> set{"simd", simd_matmul_f64, simd_row_max_f64, simd_exp_sum_f64, simd_scale_f64};
+  static const Kernels<double> set{"simd", simd_matmul_f64, matmul_panels<LanesF64>, simd_row_max_f64,
+                                   simd_exp_sum_f64, simd_scale_f64};
   return set;
 }
 

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "check.hpp"
 #include "check_float.hpp"
@@ -79,7 +80,16 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   constexpr double kSmallest = std::numeric_limits<Scalar>::min();
   const Scalar c = static_cast<Scalar>(std::clamp(1.0 / (options.temperature * scale), kSmallest, kLargest));
   const Eigen::Index key_tile = std::min(options.key_tile > 0 ? options.key_tile : kDefaultKeyTile, m);
-  const Rows<Scalar> Kt = K.transpose();  // dk×m: each tile's scores are then a row-major product
+  // Kᵀ (dk×m), laid out once so that each tile's scores are a product: as column panels
+  // (kernels.hpp) when every tile starts on a panel, as the default tile does, else row-major.
+  constexpr Eigen::Index kWidth = kernels::kPanelWidth<Scalar>;
+  const bool by_panels = key_tile % kWidth == 0 || key_tile == m;
+  std::vector<Scalar> key_panels;
+  if (by_panels) {
+    key_panels.resize(static_cast<std::size_t>(kernels::panel_entries<Scalar>(dk, m)));
+    kernels::write_column_panels_of_transpose(dk, m, K.data(), K.outerStride(), key_panels.data());
+  }
+  const Rows<Scalar> Kt = by_panels ? Rows<Scalar>() : Rows<Scalar>(K.transpose());
   const Scalar* q = Q.data();
   const Eigen::Index ldq = Q.outerStride();
 
@@ -111,7 +121,12 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
     for (Eigen::Index j0 = 0; j0 < key_end; j0 += key_tile) {
       const Eigen::Index cols = std::min(key_tile, key_end - j0);
       // pass 1: the tile's raw scores, S = Q[i0…] · Kᵀ[:, j0…]  (rows×cols)
-      k.matmul(rows, cols, dk, q + i0 * ldq, ldq, Kt.data() + j0, m, S.data(), key_tile, false);
+      if (by_panels) {
+        k.matmul_panels(rows, cols, dk, q + i0 * ldq, ldq, key_panels.data() + j0 / kWidth * dk * kWidth, S.data(),
+                        key_tile, false);
+      } else {
+        k.matmul(rows, cols, dk, q + i0 * ldq, ldq, Kt.data() + j0, m, S.data(), key_tile, false);
+      }
 
       // pass 2: hidden keys get −∞, whose exponential is exactly 0
       for (Eigen::Index r = 0; r < rows; ++r) {
