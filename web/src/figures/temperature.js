@@ -7,7 +7,7 @@ import { formatNats, formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
 import { createSlider } from '../lib/controls/slider.js';
-import { figureBody, htmlElement } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, setText } from '../lib/dom/elements.js';
 import { isEvenRow, keysAtMax } from '../lib/format/row-focus.js';
 import { createReadout } from '../lib/controls/readout.js';
 import { createAttentionLines } from '../lib/charts/lines.js';
@@ -104,15 +104,15 @@ export function mount(element, { lab, state }) {
 
       heatmap.update(weights);
       heatmap.highlightRow(query);
-      rowTitle.textContent = `Weights of query ${quoteToken(tokens[query])} over the keys`;
+      setText(rowTitle, `Weights of query ${quoteToken(tokens[query])} over the keys`);
       bars.update(picked, { highlight: top });
       lines.update(picked, query);
-      largest.output.textContent = formatWeight(stats.max[query]);
+      setText(largest.output, formatWeight(stats.max[query]));
       // A tie is a tie: "“cat” (1) and “on” (3)", never one of them picked as the key.
       const tied = keysAtMax(weights, query, stats.max[query]);
-      argmax.output.textContent = isEvenRow(weights, query) ? 'every key equally' : tied.map((j) => tokenNames[j]).join(' and ');
-      entropy.output.textContent = formatNats(stats.entropy[query]);
-      entropy.note.textContent = `(a flat row has ${formatNats(flatEntropy)})`;
+      setText(argmax.output, isEvenRow(weights, query) ? 'every key equally' : tied.map((j) => tokenNames[j]).join(' and '));
+      setText(entropy.output, formatNats(stats.entropy[query]));
+      setText(entropy.note, `(a flat row has ${formatNats(flatEntropy)})`);
       problem.clear();
     } catch (error) {
       problem.show(error);

@@ -4,7 +4,7 @@
 // model, for the toy and for the paper's width.
 
 import { createReadout } from '../../lib/controls/readout.js';
-import { htmlElement } from '../../lib/dom/elements.js';
+import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { formatCount, formatFixed, quoteToken } from '../../lib/format/index.js';
 
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
@@ -45,18 +45,18 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
   return {
     render(result, summed, h) {
       // The full-width dot product over all 64 columns is the sum of the h dot products over the slices.
-      sumCheck.output.textContent = formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3);
-      sumCheck.note.textContent = `(over all ${n * n} query\u2013key pairs, h = ${h})`;
+      setText(sumCheck.output, formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3));
+      setText(sumCheck.note, `(over all ${n * n} query\u2013key pairs, h = ${h})`);
       const at = row * n + col;
       const parts = result.heads.map((head, s) => term(head.rawScores.data[at], s === 0));
-      example.output.textContent = `${parts.join(' ')} = ${formatFixed(summed.data[at], 3)}`;
-      example.note.textContent = `(full-width head: ${formatFixed(full.rawScores.data[at], 3)})`;
+      setText(example.output, `${parts.join(' ')} = ${formatFixed(summed.data[at], 3)}`);
+      setText(example.note, `(full-width head: ${formatFixed(full.rawScores.data[at], 3)})`);
 
       // Parameters: the core's count of the whole layer, and how it splits into matrices.
       for (const [readout, d] of [[toyCount, width], [paperCount, PAPER_WIDTH]]) {
         const { parameters, projectionParameters, outputParameters } = lab.cost({ n, dModel: d, heads: h });
-        readout.output.textContent = formatCount(parameters);
-        readout.note.textContent = `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`;
+        setText(readout.output, formatCount(parameters));
+        setText(readout.note, `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`);
       }
     },
   };

@@ -9,7 +9,7 @@
 import { formatWeight, quoteToken } from '../../lib/format/index.js';
 import { createHeatmap } from '../../lib/charts/heatmap.js';
 import { createSlider } from '../../lib/controls/slider.js';
-import { figureBody, htmlElement } from '../../lib/dom/elements.js';
+import { figureBody, htmlElement, setText } from '../../lib/dom/elements.js';
 import { registerMatrix } from '../../lib/export/registry.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 import { readToySentence } from '../../lib/format/tokens.js';
@@ -83,7 +83,7 @@ function drawFullHead(panels, { lab, sentence, full, IT }) {
   map.update(full.weights);
   map.highlightRow(IT);
   const stats = lab.rowStats(full.weights);
-  note.textContent = `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[stats.argmax[IT]]}, ${formatWeight(stats.max[IT])}.`;
+  setText(note, `Row ${quoteToken(tokens[IT])}: most weight on ${tokenNames[stats.argmax[IT]]}, ${formatWeight(stats.max[IT])}.`);
 }
 
 export function mount(element, { lab, state, lifetime }) {

@@ -7,7 +7,7 @@
 
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { createHeatmap } from '../../lib/charts/heatmap.js';
-import { htmlElement } from '../../lib/dom/elements.js';
+import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { formatWeight, quoteToken } from '../../lib/format/index.js';
 import { isEvenRow, keysAtMax } from '../../lib/format/row-focus.js';
 
@@ -111,9 +111,9 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
     focusMap.update(head.weights);
     focusMap.highlightRow(row);
     const most = stats.max[row];
-    focusNote.textContent = isEvenRow(head.weights, row)
+    setText(focusNote, isEvenRow(head.weights, row)
       ? `${quoteToken(tokens[row])}: ${formatWeight(most)} on every key`
-      : `${quoteToken(tokens[row])}: most on ${keysAtMax(head.weights, row, most).map((j) => quoteToken(tokens[j])).join(' and ')}, ${formatWeight(most)}`;
+      : `${quoteToken(tokens[row])}: most on ${keysAtMax(head.weights, row, most).map((j) => quoteToken(tokens[j])).join(' and ')}, ${formatWeight(most)}`);
   }
 
   return {
@@ -126,9 +126,9 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
         showFocus(picked, h);
         focusedHead = `${picked}/${h}`;
       }
-      sliceTitle.textContent = h === 1
+      setText(sliceTitle, h === 1
         ? 'The slices: h = 1'
-        : `The ${h} slices, each d\u2096 = ${width / h} columns wide. Pick one to draw it large.`;
+        : `The ${h} slices, each d\u2096 = ${width / h} columns wide. Pick one to draw it large.`);
       drawThumbnails(result.heads, picked);
       if (h > 1) drawFocus(result.heads[picked], rowStats(result.heads[picked].weights));
     },

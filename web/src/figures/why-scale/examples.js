@@ -8,7 +8,7 @@ import { formatFixed, formatSignificant } from '../../lib/format/index.js';
 import { NOT_FINITE, formatFromLog, formatMagnitude } from '../../lib/format/magnitude.js';
 import { createPicker } from '../../lib/controls/picker.js';
 import { createReadout } from '../../lib/controls/readout.js';
-import { htmlElement } from '../../lib/dom/elements.js';
+import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 import { SQRT, SUBSCRIPT_K, oneRow } from './shared.js';
 
@@ -83,15 +83,15 @@ function drawExample(lab, example, width) {
   const rawLogFactor = lab.logGradientFactor(oneRow(raw)).data[rawTop];
   const scaledLogFactor = lab.logGradientFactor(oneRow(raw), { tau: root }).data[scaledTop];
 
-  example.rawTitle.textContent = `raw scores (${raw.map((v) => formatSignificant(v, 4)).join(', ')}) \u2192 softmax`;
+  setText(example.rawTitle, `raw scores (${raw.map((v) => formatSignificant(v, 4)).join(', ')}) \u2192 softmax`);
   example.scaledTitle.textContent =
     `divided by ${SQRT}${width} = ${formatSignificant(root, 4)}: (${example.scaled.join(', ')}) \u2192 softmax`;
   example.rawBars.update(rawWeights.data, { highlight: rawTop, texts: nearOne(rawWeights.data, rawTop, rawLogFactor) });
   example.scaledBars.update(scaledWeights.data, { highlight: scaledTop });
-  example.rawFactor.output.textContent = formatFromLog(rawLogFactor);
-  example.scaledFactor.output.textContent = formatFromLog(scaledLogFactor);
-  example.ratio.output.textContent = `${formatFromLog(scaledLogFactor - rawLogFactor)}\u00d7`;
-  example.ratio.note.textContent = 'scaled \u00f7 raw, from the logarithms of both';
+  setText(example.rawFactor.output, formatFromLog(rawLogFactor));
+  setText(example.scaledFactor.output, formatFromLog(scaledLogFactor));
+  setText(example.ratio.output, `${formatFromLog(scaledLogFactor - rawLogFactor)}\u00d7`);
+  setText(example.ratio.note, 'scaled \u00f7 raw, from the logarithms of both');
 }
 
 /** Part A in `body`, following the setting `key` (the key width); returns { render }. */

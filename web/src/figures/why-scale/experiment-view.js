@@ -5,7 +5,7 @@
 import { formatNats, formatWeight } from '../../lib/format/index.js';
 import { createPlot } from '../../lib/charts/plot.js';
 import { createReadout } from '../../lib/controls/readout.js';
-import { htmlElement } from '../../lib/dom/elements.js';
+import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { SQRT, SUBSCRIPT_K } from './shared.js';
 
 export const MAX_LOG2 = 10; // widths 2^1 … 2^10
@@ -60,17 +60,17 @@ export function createExperimentView(part) {
   function drawReadouts({ keys, result, flat }, k) {
     const index = Array.from(result.widths).indexOf(2 ** k);
     const at = `at ${SUBSCRIPT_K} = ${2 ** k}`;
-    read.unscaledMax.labelNode.textContent = `unscaled mean largest weight ${at}`;
-    read.scaledMax.labelNode.textContent = `scaled mean largest weight ${at}`;
-    read.unscaledEntropy.labelNode.textContent = `unscaled mean entropy ${at}`;
-    read.scaledEntropy.labelNode.textContent = `scaled mean entropy ${at}`;
-    read.unscaledMax.output.textContent = formatWeight(result.unscaled.meanMax[index]);
-    read.scaledMax.output.textContent = formatWeight(result.scaled.meanMax[index]);
-    read.unscaledEntropy.output.textContent = formatNats(result.unscaled.meanEntropy[index]);
-    read.scaledEntropy.output.textContent = formatNats(result.scaled.meanEntropy[index]);
-    read.flat.labelNode.textContent = `every one of ${keys} keys equal`;
-    read.flat.output.textContent = `${formatWeight(flat.max)}, ${formatNats(flat.entropy)}`;
-    read.flat.note.textContent = '(weight, entropy: the flattest a row can be)';
+    setText(read.unscaledMax.labelNode, `unscaled mean largest weight ${at}`);
+    setText(read.scaledMax.labelNode, `scaled mean largest weight ${at}`);
+    setText(read.unscaledEntropy.labelNode, `unscaled mean entropy ${at}`);
+    setText(read.scaledEntropy.labelNode, `scaled mean entropy ${at}`);
+    setText(read.unscaledMax.output, formatWeight(result.unscaled.meanMax[index]));
+    setText(read.scaledMax.output, formatWeight(result.scaled.meanMax[index]));
+    setText(read.unscaledEntropy.output, formatNats(result.unscaled.meanEntropy[index]));
+    setText(read.scaledEntropy.output, formatNats(result.scaled.meanEntropy[index]));
+    setText(read.flat.labelNode, `every one of ${keys} keys equal`);
+    setText(read.flat.output, `${formatWeight(flat.max)}, ${formatNats(flat.entropy)}`);
+    setText(read.flat.note, '(weight, entropy: the flattest a row can be)');
   }
 
   function drawNote({ keys, trials, computing }, { seed, fullTrials }) {
@@ -79,7 +79,7 @@ export function createExperimentView(part) {
       `all entries drawn from N(0, 1) with seed ${seed}.`;
     if (computing) note = `Preview from T = ${trials} random queries per width; computing T = ${fullTrials}\u2026`;
     else if (isPreview) note = `Preview from T = ${trials} random queries per width while the slider moves; let go for T = ${fullTrials}.`;
-    trialsNote.textContent = note;
+    setText(trialsNote, note);
     trialsNote.classList.toggle('why-scale-preview', isPreview);
   }
 

@@ -6,7 +6,7 @@
 
 import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
-import { svgElement, htmlElement } from '../dom/elements.js';
+import { svgElement, htmlElement, setText } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 
 const MAX_WIDTH_REM = 26;
@@ -51,7 +51,7 @@ function createBarItems(svg, labels, names) {
   return labels.map((text, i) => {
     const group = svgElement('g', { role: 'listitem', class: 'bar' }, svg);
     const labelNode = svgElement('text', { class: 'bar-label', 'aria-hidden': 'true' }, group);
-    labelNode.textContent = text;
+    setText(labelNode, text);
     const track = svgElement('rect', { class: 'bar-track', 'aria-hidden': 'true' }, group);
     const fill = svgElement('rect', { class: 'bar-fill', 'aria-hidden': 'true' }, group);
     const value = svgElement('text', { class: 'bar-value', 'aria-hidden': 'true' }, group);
@@ -94,7 +94,7 @@ function drawBar(item, { length, printed, name, highlighted }, { barLength, bar 
     write(item.value, item.was.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
   }
   if (item.was.text !== printed) {
-    item.value.textContent = printed;
+    setText(item.value, printed);
     item.was.text = printed;
   }
   if (item.was.name !== name) {

@@ -18,7 +18,7 @@ import { scaleLinear } from 'd3-scale';
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { registerExportable } from '../export/registry.js';
 import { formatFixed, formatWeightExact } from '../format/index.js';
-import { htmlElement, svgElement } from '../dom/elements.js';
+import { htmlElement, svgElement, setText } from '../dom/elements.js';
 import { renameScrollRegion, scrollableWhenOverflowing } from '../dom/scroll-region.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import { createCanvasPainter } from './heatmap/canvas.js';
@@ -214,7 +214,7 @@ export function createHeatmap(container, options) {
       if (!rowNotes) throw new Error('heatmap: setRowNotes needs the rowNotes option');
       if (texts.length !== rows) throw new Error(`heatmap: expected ${rows} row notes, got ${texts.length}`);
       texts.forEach((text, i) => {
-        labelNodes.noteNodes[i].textContent = text;
+        setText(labelNodes.noteNodes[i], text);
         grid.nameRow(i, `${rowTitle} ${rowNames[i]}, ${rowNotes.name ?? rowNotes.title} ${text}`);
       });
     },
@@ -232,6 +232,7 @@ export function createHeatmap(container, options) {
 
     /** Outlines one row (null for none) and marks it selected for assistive technology. */
     highlightRow(index) {
+      if (index === highlightedRow) return; // a redraw at the same row changes nothing here
       if (highlightedRow !== null) labelNodes.rowLabelNodes[highlightedRow].classList.remove('heatmap-row-label-current');
       grid.selectRow(highlightedRow, index);
       highlightedRow = index;

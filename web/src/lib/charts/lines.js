@@ -4,7 +4,7 @@
 // writing only what changed, so dragging a slider never rebuilds the drawing. Drawn in CSS px
 // for the width it gets (see fit.js), so the words keep their size on a phone.
 
-import { htmlElement, svgElement } from '../dom/elements.js';
+import { htmlElement, svgElement, setText } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 
 const MAX_WIDTH_REM = 22;
@@ -24,7 +24,7 @@ export function createAttentionLines(container, { labels, label }) {
   const lines = labels.map(() => svgElement('line', { class: 'attention-line' }, svg));
   const word = (text, anchor) => {
     const node = svgElement('text', { class: 'attention-word', 'text-anchor': anchor, 'dominant-baseline': 'middle' }, svg);
-    node.textContent = text;
+    setText(node, text);
     return node;
   };
   const queryWords = labels.map((text) => word(text, 'end'));

@@ -5,7 +5,7 @@
 
 import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
-import { htmlElement, svgElement } from '../dom/elements.js';
+import { htmlElement, svgElement, setText } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import { domainsOf, drawAnnotations, drawAxes, drawLegendItem, drawSeries } from './plot-parts.js';
 import { SCALES } from './plot-scales.js';
@@ -188,9 +188,9 @@ function createPlotElements(container, { label, xLabel, yLabel }) {
   const pointGroup = svgElement('g', { class: 'plot-points', 'aria-hidden': 'true' }, svg);
   const legend = htmlElement('ul', { class: 'plot-legend' }, null, wrapper);
   const xTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
-  xTitle.textContent = xLabel;
+  setText(xTitle, xLabel);
   const yTitle = svgElement('text', { 'text-anchor': 'middle', class: 'plot-axis-title' }, svg);
-  yTitle.textContent = yLabel;
+  setText(yTitle, yLabel);
   return { wrapper, svg, axes, lines, markerGroup, markerLine, markerText, pointGroup, legend, xTitle, yTitle };
 }
 
@@ -254,7 +254,7 @@ function createPlotMarker({ markerGroup, markerLine, markerText }, frame, format
       markerLine.setAttribute('x1', px);
       markerLine.setAttribute('x2', px);
       markerText.setAttribute('x', Math.min(width - margin.right - 20, Math.max(margin.left + 20, px)));
-      markerText.textContent = marker.label ?? formatX(marker.x);
+      setText(markerText, marker.label ?? formatX(marker.x));
       markerGroup.setAttribute('visibility', 'visible');
     },
   };

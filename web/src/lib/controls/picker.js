@@ -31,7 +31,8 @@ export function createPicker(container, { label, options, value, hint = null, on
     },
     /** Selects a value from elsewhere without calling onChange. */
     set(v) {
-      select.value = String(v);
+      // Only when it moved: setting a select's value restyles it even when it is the same.
+      if (select.value !== String(v)) select.value = String(v);
     },
   };
   picker.set(value);

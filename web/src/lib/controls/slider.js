@@ -4,7 +4,7 @@
 
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { formatSignificant, roundSignificant } from '../format/index.js';
-import { htmlElement, uniqueId } from '../dom/elements.js';
+import { htmlElement, uniqueId, setText } from '../dom/elements.js';
 
 /**
  * Maps between slider positions 0…steps and values for a linear or log scale. Values land on
@@ -54,9 +54,9 @@ export function createSlider(container, options) {
   let current = value;
   function show(v) {
     const text = format(v);
-    output.textContent = text;
+    setText(output, text);
     // Screen readers announce this instead of the raw position number.
-    input.setAttribute('aria-valuetext', text);
+    if (input.getAttribute('aria-valuetext') !== text) input.setAttribute('aria-valuetext', text);
   }
 
   input.addEventListener('input', () => {
@@ -74,7 +74,8 @@ export function createSlider(container, options) {
     /** Moves the slider to a value from elsewhere (state, URL) without calling onInput. */
     set(v) {
       current = v;
-      input.value = String(scale.toPosition(v));
+      const position = String(scale.toPosition(v));
+      if (input.value !== position) input.value = position;
       show(v);
     },
   };

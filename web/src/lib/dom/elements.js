@@ -24,6 +24,20 @@ export function htmlElement(tag, attributes = {}, text = null, parent = null) {
   return element;
 }
 
+/**
+ * Sets an element's text on a path a key press takes: nothing when the text is the same, and
+ * otherwise the element's one text node changed in place. (textContent = … replaces the node
+ * even with the same text, and each new node is laid out afresh.)
+ */
+export function setText(element, text) {
+  const node = element.firstChild;
+  if (node !== null && node === element.lastChild && node.nodeType === Node.TEXT_NODE) {
+    if (node.data !== text) node.data = text;
+  } else if (element.textContent !== text) {
+    element.textContent = text;
+  }
+}
+
 let nextId = 0;
 /** A document-unique id with a readable prefix, for label/for and aria references. */
 export function uniqueId(prefix) {

@@ -17,7 +17,7 @@ export function createFigureProblem(parent) {
       paragraph.hidden = false;
     },
     clear() {
-      paragraph.hidden = true;
+      if (!paragraph.hidden) paragraph.hidden = true; // a key press clears it every time
     },
   };
   return problem;

@@ -33,6 +33,8 @@ export function presentButton(figureElement, buttonsRow, { lifetime } = {}) {
     hadLayout = figureElement.getAttribute('data-al-layout');
     figureElement.setAttribute('data-al-layout', 'slide');
     figureElement.setAttribute('data-al-presenting', mode);
+    // The lesson's section around it stays rendered (styles/page.css).
+    figureElement.closest('section')?.setAttribute('data-al-presenting-inside', '');
     button.textContent = EXIT;
     button.setAttribute('aria-pressed', 'true');
   }
@@ -44,6 +46,7 @@ export function presentButton(figureElement, buttonsRow, { lifetime } = {}) {
     if (hadLayout === null) figureElement.removeAttribute('data-al-layout');
     else figureElement.setAttribute('data-al-layout', hadLayout);
     figureElement.removeAttribute('data-al-presenting');
+    figureElement.closest('section')?.removeAttribute('data-al-presenting-inside');
     button.textContent = PRESENT;
     button.setAttribute('aria-pressed', 'false');
     if (mode === 'fullscreen' && fullscreenElementOf(figureElement) === figureElement) {

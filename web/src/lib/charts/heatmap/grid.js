@@ -4,7 +4,7 @@
 // cell, the selected row, and a visible readout of the cell under the pointer or focus that
 // the grid is described by. It works on any painter's row and cell elements (see cells.js).
 
-import { htmlElement, uniqueId } from '../../dom/elements.js';
+import { htmlElement, uniqueId, setText } from '../../dom/elements.js';
 import { CELL_CLASS } from './cells.js';
 
 /** Where a key moves the focus from { row, col }, as [row, col] (clamped later), or undefined. */
@@ -74,7 +74,7 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
     const focusInside = wrapper.contains(document.activeElement);
     const target = lastInput === 'focus' && focusInside ? focused : hovered ?? (focusInside ? focused : null);
     const said = target ? describe(target.row, target.col) : idleText;
-    if (readout.textContent !== said) readout.textContent = said;
+    setText(readout, said);
   }
 
   function setTabStop(i, j) {
