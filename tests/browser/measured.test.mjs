@@ -275,9 +275,12 @@ test('as an element on a course page it times on the main thread in slices, says
   const table = await readTable(view);
   assert.ok(table.every((row) => row.streaming.seconds > 0), 'the streaming form reaches every size, over blocks of queries');
   assert.ok(table[0].direct.seconds > 0, 'the direct form runs where a call fits in a slice');
-  const stops = await view.stops.innerText();
+  // The list of stops is shown only when a form stopped: on a fast machine every direct call
+  // up to n = 512 may fit in a slice.
   if (table.some((row) => row.direct.seconds === null)) {
-    assert.match(stops, /The direct form stopped before n = [\d\u2009]+: on this page’s own thread one call must fit in a slice/);
+    assert.match(await view.stops.innerText(), /The direct form stopped before n = [\d\u2009]+: on this page’s own thread one call must fit in a slice/);
+  } else {
+    assert.equal(await view.stops.count(), 0, 'no list of stops when no form stopped');
   }
   await checkMainThread(t, page);
   assert.deepEqual(problems, []);

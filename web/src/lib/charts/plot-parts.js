@@ -2,7 +2,7 @@
 // sized: the domains of the data, the axes with their ticks and grid, each series with its
 // points and legend item, and the labelled annotation dots.
 
-import { htmlElement, svgElement } from '../dom/elements.js';
+import { htmlElement, setAttributes, setText, svgElement } from '../dom/elements.js';
 
 /**
  * The x and y domains of a drawing: the given ones, else the data's x range and, for y, 0 to
@@ -20,24 +20,33 @@ export function domainsOf(series, { xDomain, yDomain, yScale }) {
   ];
 }
 
-/** The axes, their ticks and the horizontal grid lines, into `axes` (emptied first). */
+/**
+ * The axes, their ticks and the horizontal grid lines, in `axes`. Its elements are kept from one
+ * drawing to the next (in axes.parts): new ticks move the ones there, and only a change in their
+ * number makes or removes any.
+ */
 export function drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, { margin, plotWidth, plotHeight, tick }) {
-  axes.replaceChildren();
+  const parts = (axes.parts ??= { frame: [], xMarks: [], xLabels: [], yGrid: [], yLabels: [] });
   const bottom = margin.top + plotHeight;
-  svgElement('line', { x1: margin.left, x2: margin.left + plotWidth, y1: bottom, y2: bottom, class: 'plot-axis' }, axes);
-  svgElement('line', { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom, class: 'plot-axis' }, axes);
-  for (const t of xTicks) {
-    const px = x(t);
-    svgElement('line', { x1: px, x2: px, y1: bottom, y2: bottom + 5, class: 'plot-axis' }, axes);
-    svgElement('text', {
-      x: px, y: Math.round(bottom + 6 + tick * 1.1), 'text-anchor': 'middle', class: 'plot-tick',
-    }, axes).textContent = formatX(t);
-  }
-  for (const t of yTicks) {
-    const py = y(t);
-    svgElement('line', { x1: margin.left, x2: margin.left + plotWidth, y1: py, y2: py, class: 'plot-grid' }, axes);
-    svgElement('text', { x: margin.left - 7, y: py, 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' }, axes).textContent = formatY(t);
-  }
+  const [xAxis, yAxis] = keep(parts.frame, 2, axes, 'line');
+  setAttributes(xAxis, { x1: margin.left, x2: margin.left + plotWidth, y1: bottom, y2: bottom, class: 'plot-axis' });
+  setAttributes(yAxis, { x1: margin.left, x2: margin.left, y1: margin.top, y2: bottom, class: 'plot-axis' });
+  keep(parts.xMarks, xTicks.length, axes, 'line').forEach((line, i) => {
+    const px = x(xTicks[i]);
+    setAttributes(line, { x1: px, x2: px, y1: bottom, y2: bottom + 5, class: 'plot-axis' });
+  });
+  keep(parts.xLabels, xTicks.length, axes, 'text').forEach((text, i) => {
+    setAttributes(text, { x: x(xTicks[i]), y: Math.round(bottom + 6 + tick * 1.1), 'text-anchor': 'middle', class: 'plot-tick' });
+    setText(text, formatX(xTicks[i]));
+  });
+  keep(parts.yGrid, yTicks.length, axes, 'line').forEach((line, i) => {
+    const py = y(yTicks[i]);
+    setAttributes(line, { x1: margin.left, x2: margin.left + plotWidth, y1: py, y2: py, class: 'plot-grid' });
+  });
+  keep(parts.yLabels, yTicks.length, axes, 'text').forEach((text, i) => {
+    setAttributes(text, { x: margin.left - 7, y: y(yTicks[i]), 'text-anchor': 'end', 'dominant-baseline': 'central', class: 'plot-tick' });
+    setText(text, formatY(yTicks[i]));
+  });
 }
 
 /**
@@ -51,10 +60,6 @@ function keep(list, count, group, tag) {
   return list;
 }
 
-function setAll(element, attributes) {
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
-}
-
 /**
  * One series: its line (or its points alone, with line: false), a whisker per point with a
  * spread, and a dot per point with its label if it has one, in the series' own group `slot`
@@ -66,7 +71,7 @@ export function drawSeries(slot, s, index, { x, y, xScale, yScale, tick }) {
     .filter(([xv, yv]) => Number.isFinite(yv) && (yScale !== 'log10' || yv > 0) && (xScale === 'linear' || xv > 0));
   const d = points.map(([xv, yv], i) => `${i ? 'L' : 'M'}${x(xv).toFixed(2)},${y(yv).toFixed(2)}`).join('');
   const joined = s.line !== false;
-  setAll(parts.path, { d: joined ? d : '', class: `plot-line plot-series-${index}` });
+  setAttributes(parts.path, { d: joined ? d : '', class: `plot-line plot-series-${index}` });
   // A spread per point (s.low, s.high: e.g. the fastest and slowest of repeated timings), drawn
   // as a vertical whisker through the point with a short cap at each end.
   const whiskers = [];
@@ -80,7 +85,7 @@ export function drawSeries(slot, s, index, { x, y, xScale, yScale, tick }) {
   }
   keep(parts.spreads, whiskers.length, slot, 'line').forEach((line, k) => {
     const [x1, x2, y1, y2] = whiskers[k];
-    setAll(line, { x1: x1.toFixed(2), x2: x2.toFixed(2), y1: y1.toFixed(2), y2: y2.toFixed(2), class: `plot-spread plot-series-${index}` });
+    setAttributes(line, { x1: x1.toFixed(2), x2: x2.toFixed(2), y1: y1.toFixed(2), y2: y2.toFixed(2), class: `plot-spread plot-series-${index}` });
   });
   const labelOf = new Map(Array.from(s.x, (xv, i) => [xv, s.labels?.[i]]));
   // dots: 'last' marks only the newest point of a long joined curve (a curve redrawn many times
@@ -88,24 +93,31 @@ export function drawSeries(slot, s, index, { x, y, xScale, yScale, tick }) {
   const dotted = s.dots === 'last' && joined ? points.slice(-1) : points;
   keep(parts.dots, dotted.length, slot, 'circle').forEach((dot, k) => {
     const [xv, yv] = dotted[k];
-    setAll(dot, { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}` });
+    setAttributes(dot, { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}` });
   });
   const labelled = dotted.filter(([xv]) => labelOf.get(xv));
   keep(parts.labels, labelled.length, slot, 'text').forEach((label, k) => {
     const [xv, yv] = labelled[k];
-    setAll(label, { x: x(xv).toFixed(2), y: (y(yv) - 4 - tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label' });
-    label.textContent = labelOf.get(xv);
+    setAttributes(label, { x: x(xv).toFixed(2), y: (y(yv) - 4 - tick * 0.5).toFixed(2), 'text-anchor': 'middle', class: 'plot-point-label' });
+    setText(label, labelOf.get(xv));
   });
   return parts.path;
 }
 
-/** The legend's item for one series: a swatch of its line (or its dot) and its name. */
+/**
+ * The legend's item for one series: a swatch of its line (or its dot) and its name. Returns a
+ * function that renames the item (a name that follows a setting, the swatch unchanged).
+ */
 export function drawLegendItem(legend, s, index) {
   const item = htmlElement('li', {}, null, legend);
   const swatch = svgElement('svg', { viewBox: '0 0 24 8', class: 'plot-swatch', 'aria-hidden': 'true' }, item);
   if (s.line !== false) svgElement('line', { x1: 1, x2: 23, y1: 4, y2: 4, class: `plot-line plot-series-${index}` }, swatch);
   else svgElement('circle', { cx: 12, cy: 4, r: 3.5, class: `plot-point plot-series-${index}` }, swatch);
-  item.append(s.name);
+  const name = document.createTextNode(s.name);
+  item.append(name);
+  return (text) => {
+    if (name.data !== text) name.data = text;
+  };
 }
 
 /**
@@ -118,7 +130,7 @@ export function drawAnnotations(group, points, { x, y }, { margin, plotWidth, pl
   const inside = points.map((point) => ({ point, px: x(point.x), py: y(point.y) })).filter(({ px, py }) => (
     px >= margin.left - 0.5 && px <= margin.left + plotWidth + 0.5 && py >= margin.top - 0.5 && py <= margin.top + plotHeight + 0.5));
   keep(parts.dots, inside.length, group, 'circle').forEach((dot, k) => {
-    setAll(dot, { cx: inside[k].px.toFixed(2), cy: inside[k].py.toFixed(2), r: 4.5, class: 'plot-annotation' });
+    setAttributes(dot, { cx: inside[k].px.toFixed(2), cy: inside[k].py.toFixed(2), r: 4.5, class: 'plot-annotation' });
   });
   const labelled = inside.filter(({ point }) => point.label);
   keep(parts.labels, labelled.length, group, 'text').forEach((text, k) => {
@@ -126,10 +138,10 @@ export function drawAnnotations(group, points, { x, y }, { margin, plotWidth, pl
     // placement 'above-left' | 'below-right'; by default the side that keeps the text inside the plot.
     const placement = point.placement ?? (px < margin.left + plotWidth * 0.6 ? 'below-right' : 'above-left');
     const right = placement === 'below-right';
-    setAll(text, {
+    setAttributes(text, {
       x: (px + (right ? 8 : -8)).toFixed(2), y: (py + (right ? 5 + tick : -4 - tick * 0.5)).toFixed(2),
       'text-anchor': right ? 'start' : 'end', class: 'plot-annotation-label',
     });
-    if (text.textContent !== point.label) text.textContent = point.label;
+    setText(text, point.label);
   });
 }

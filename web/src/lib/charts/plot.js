@@ -5,7 +5,7 @@
 
 import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
-import { htmlElement, svgElement, setText } from '../dom/elements.js';
+import { htmlElement, setAttributes, setText, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import { domainsOf, drawAnnotations, drawAxes, drawLegendItem, drawSeries } from './plot-parts.js';
 import { SCALES } from './plot-scales.js';
@@ -95,6 +95,7 @@ export function createPlot(container, options) {
   let drawnPaths = [];
   let drawnAxesKey = null;
   let drawnLegendKey = null;
+  let renameLegend = []; // per series, writes its name into its legend item
   const slots = []; // one <g> per series, its elements updated in place
   registerPlot(wrapper, {
     name: options.exportName ?? label, svg, legend, xLabel, yLabel,
@@ -139,12 +140,15 @@ export function createPlot(container, options) {
       drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frame.now());
       drawnAxesKey = axesKey;
     }
-    const legendKey = JSON.stringify(series.map((s) => [s.name, s.line !== false]));
+    // The legend's items are made again only when the series' kinds change; a new name (e.g.
+    // "every key equal (12 keys)" as a slider moves) is written into the item there.
+    const legendKey = JSON.stringify(series.map((s) => s.line !== false));
     if (legendKey !== drawnLegendKey) {
       legend.replaceChildren();
-      series.forEach((s, index) => drawLegendItem(legend, s, index));
+      renameLegend = series.map((s, index) => drawLegendItem(legend, s, index));
       drawnLegendKey = legendKey;
     }
+    series.forEach((s, index) => renameLegend[index](s.name));
     while (slots.length > series.length) slots.pop().remove();
     while (slots.length < series.length) slots.push(svgElement('g', { class: 'plot-series' }, lines));
     drawnPaths = series.map((s, index) => drawSeries(slots[index], s, index, { x, y, xScale, yScale, tick }));
@@ -218,18 +222,13 @@ function createPlotFrame({ svg, xTitle, yTitle, markerLine, markerText }, margin
       ({ width, height, margin } = plotFrame(available, textSize, chars(yTickTexts), chars(xTickTexts.slice(-1)), marginLeft));
       plotWidth = width - margin.left - margin.right;
       plotHeight = height - margin.top - margin.bottom;
-      svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-      svg.setAttribute('width', width);
-      svg.setAttribute('height', height);
-      xTitle.setAttribute('x', margin.left + plotWidth / 2);
-      xTitle.setAttribute('y', height - Math.ceil(textSize.title * 0.45));
+      setAttributes(svg, { viewBox: `0 0 ${width} ${height}`, width, height });
+      setAttributes(xTitle, { x: margin.left + plotWidth / 2, y: height - Math.ceil(textSize.title * 0.45) });
       const titleX = Math.ceil(textSize.title * 1.05);
-      yTitle.setAttribute('x', titleX);
-      yTitle.setAttribute('y', margin.top + plotHeight / 2);
-      yTitle.setAttribute('transform', `rotate(-90 ${titleX} ${margin.top + plotHeight / 2})`);
-      markerLine.setAttribute('y1', margin.top);
-      markerLine.setAttribute('y2', margin.top + plotHeight);
-      markerText.setAttribute('y', margin.top - 5);
+      const titleY = margin.top + plotHeight / 2;
+      setAttributes(yTitle, { x: titleX, y: titleY, transform: `rotate(-90 ${titleX} ${titleY})` });
+      setAttributes(markerLine, { y1: margin.top, y2: margin.top + plotHeight });
+      setAttributes(markerText, { y: margin.top - 5 });
     },
     now: () => ({ width, margin, plotWidth, plotHeight, tick: textSize.tick }),
   };
@@ -246,16 +245,15 @@ function createPlotMarker({ markerGroup, markerLine, markerText }, frame, format
     },
     place(marker) {
       if (!marker || !x || marker.x < xRange[0] || marker.x > xRange[1]) {
-        markerGroup.setAttribute('visibility', 'hidden');
+        setAttributes(markerGroup, { visibility: 'hidden' });
         return;
       }
       const { width, margin } = frame.now();
       const px = x(marker.x);
-      markerLine.setAttribute('x1', px);
-      markerLine.setAttribute('x2', px);
-      markerText.setAttribute('x', Math.min(width - margin.right - 20, Math.max(margin.left + 20, px)));
+      setAttributes(markerLine, { x1: px, x2: px });
+      setAttributes(markerText, { x: Math.min(width - margin.right - 20, Math.max(margin.left + 20, px)) });
       setText(markerText, marker.label ?? formatX(marker.x));
-      markerGroup.setAttribute('visibility', 'visible');
+      setAttributes(markerGroup, { visibility: 'visible' });
     },
   };
 }

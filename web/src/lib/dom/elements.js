@@ -38,6 +38,17 @@ export function setText(element, text) {
   }
 }
 
+/**
+ * Sets attributes on a path a key press takes, each only when its value changed: setting one to
+ * the value it already has still restyles the element.
+ */
+export function setAttributes(element, attributes) {
+  for (const [name, value] of Object.entries(attributes)) {
+    const text = String(value);
+    if (element.getAttribute(name) !== text) element.setAttribute(name, text);
+  }
+}
+
 let nextId = 0;
 /** A document-unique id with a readable prefix, for label/for and aria references. */
 export function uniqueId(prefix) {
