@@ -14,6 +14,28 @@ import { isEvenRow, keysAtMax } from '../../lib/format/row-focus.js';
 const JOBS_AT = 4; // the core names what each slice does at h = 4
 
 /**
+ * An n×n map of weights as CSS backgrounds (set through the CSSOM, which a strict CSP allows):
+ * one layer per row, a gradient of hard colour stops, one stop per cell.
+ */
+function miniatureBackground(weights, n) {
+  const percent = (x) => `${+(x * 100).toFixed(4)}%`;
+  const rows = Array.from({ length: n }, (_, i) => {
+    const stops = Array.from({ length: n }, (__, j) => {
+      const colour = interpolateViridis(Math.min(1, Math.max(0, weights[i * n + j])));
+      return `${colour} ${percent(j / n)} ${percent((j + 1) / n)}`;
+    });
+    return `linear-gradient(to right, ${stops.join(', ')})`;
+  });
+  return {
+    backgroundImage: rows.join(', '),
+    backgroundSize: `100% ${percent(1 / n)}`,
+    // a layer of height 1/n placed at p% sits at p% of the remaining (n − 1)/n: row i at i/(n − 1)
+    backgroundPosition: rows.map((_, i) => `0 ${percent(n > 1 ? i / (n - 1) : 0)}`).join(', '),
+    backgroundRepeat: 'no-repeat',
+  };
+}
+
+/**
  * @param {HTMLElement} panels  where the panel goes
  * @param {object} options  sentence (the toy sentence), row (the row to highlight, "it"),
  *   onPick(s) (a thumbnail pressed), onSplit(h) (a new split shown, e.g. to offer its heads)
@@ -54,12 +76,13 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
         'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`,
       });
       // A miniature of the head's map: colours only, for finding the head worth a closer look.
-      // One pixel per cell on a canvas, scaled up without smoothing: eight of them cost a few
-      // draw calls, where n² SVG rects each weighed on style, layout and paint at every step.
-      const mini = htmlElement('canvas', { width: n, height: n, class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, null, button);
+      // Painted as the element's own background (miniatureBackground): n² SVG rects each
+      // weighed on style, layout and paint at every step, and a canvas per head made every
+      // step that shows a split commit each canvas again (about 0.15 ms apiece).
+      const mini = htmlElement('span', { class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, null, button);
       htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
       button.addEventListener('click', () => onPick(s));
-      set.push({ button, context: mini.getContext('2d'), drawn: false });
+      set.push({ button, mini, drawn: false });
     }
     return set;
   }
@@ -96,11 +119,8 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
       const thumb = thumbButtons[s];
       if (!thumb) return;
       thumb.button.setAttribute('aria-pressed', String(s === picked));
-      if (!thumb.drawn && thumb.context) {
-        head.weights.data.forEach((weight, index) => {
-          thumb.context.fillStyle = interpolateViridis(Math.min(1, Math.max(0, weight)));
-          thumb.context.fillRect(index % n, Math.floor(index / n), 1, 1);
-        });
+      if (!thumb.drawn) {
+        Object.assign(thumb.mini.style, miniatureBackground(head.weights.data, n));
         thumb.drawn = true;
       }
     });
