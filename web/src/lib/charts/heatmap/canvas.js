@@ -79,22 +79,42 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     return context;
   }
 
-  /** Sizes the bitmap for the layout at the screen's pixel ratio and clears it. */
-  function clear() {
-    const ratio = window.devicePixelRatio || 1;
+  // Whether the bitmap holds exactly what `drawn` says. A new size, font, layout or showing of
+  // the numbers makes it stale, and the next draw paints every cell; otherwise a draw repaints
+  // only the cells whose colour, ink or number changed (a τ step recolours about 27 of 64).
+  let stale = true;
+
+  /** Sizes the bitmap for the layout at the screen's pixel ratio, and the context's state. */
+  function prepare(ratio) {
     const width = Math.max(1, Math.round(layout.width * ratio));
     const height = Math.max(1, Math.round(layout.height * ratio));
     if (canvas.width !== width || canvas.height !== height) {
-      canvas.width = width; // resets the context's state, its font too
+      canvas.width = width; // resets the context's state, its font too, and clears the bitmap
       canvas.height = height;
       penFont = null;
+      stale = true;
     }
     const drawing = pen();
     drawing.setTransform(ratio, 0, 0, ratio, 0, 0);
-    drawing.clearRect(0, 0, layout.width, layout.height);
     drawing.textAlign = 'center';
     drawing.textBaseline = 'middle';
     return drawing;
+  }
+
+  /**
+   * Clears the device pixels a cell's fill touches, and no pixel of a neighbour's: the fill is
+   * inset by half a px on each side, so at a ratio of 1 or more the 1 px gap between two fills
+   * holds a whole device pixel boundary that belongs to neither. Repainted on cleared pixels,
+   * the cell comes out as a full repaint draws it, bit for bit.
+   */
+  function clearCell(drawing, ratio, x, y, cell) {
+    const left = Math.floor((x + 0.5) * ratio);
+    const top = Math.floor((y + 0.5) * ratio);
+    const right = Math.ceil((x + cell - 0.5) * ratio);
+    const bottom = Math.ceil((y + cell - 0.5) * ratio);
+    drawing.setTransform(1, 0, 0, 1, 0, 0);
+    drawing.clearRect(left, top, right - left, bottom - top);
+    drawing.setTransform(ratio, 0, 0, ratio, 0, 0);
   }
 
   const painter = {
@@ -108,7 +128,10 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     measureFont() {
       const style = getComputedStyle(sample);
       const next = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
-      if (next !== font) widths.clear();
+      if (next !== font) {
+        widths.clear();
+        stale = true;
+      }
       font = next;
       fontPx = parseFloat(style.fontSize) || 0;
       canvas.dataset.font = font;
@@ -125,6 +148,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     /** Sizes the canvas for `next` (writes only) and draws again. */
     place(next) {
       layout = next;
+      stale = true;
       canvas.style.width = `${layout.width}px`;
       canvas.style.height = `${layout.height}px`;
       painter.draw();
@@ -152,20 +176,28 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       return layout;
     },
 
-    /** Paints every cell and number (nothing before a layout). */
+    /** Paints the cells and numbers that changed since the last draw (nothing before a layout). */
     draw() {
       if (!layout) return;
       if (!font) painter.measureFont(); // once, where the map was drawn before any fitting
-      const drawing = clear();
+      const ratio = window.devicePixelRatio || 1;
+      const drawing = prepare(ratio);
+      // Below a ratio of 1 a device pixel can hold two cells' edges: paint everything then.
+      const everything = stale || ratio < 1;
+      if (everything) drawing.clearRect(0, 0, layout.width, layout.height);
       const { cell } = layout;
       const room = cell - CELL_PADDING_EM * fontPx; // as the layout leaves room (labels.js)
       const fits = (text) => textWidth(text) <= room;
       for (let index = 0; index < count; index += 1) {
         const fill = fills[index];
-        const x = cellX(layout, index % cols);
-        const y = cellY(layout, Math.floor(index / cols));
         const text = fill === null || !visible ? '' : fitPrinted(texts[index], values[index], fits);
         const ink = fill === null ? null : inkFor(fill);
+        const was = drawn[index];
+        const same = was !== null && was.fill === fill && was.ink === ink && was.text === text;
+        if (same && !everything) continue;
+        const x = cellX(layout, index % cols);
+        const y = cellY(layout, Math.floor(index / cols));
+        if (!everything) clearCell(drawing, ratio, x, y, cell);
         if (fill !== null) {
           // The SVG cells' 1 px stroke of the surface colour, as a clear gap.
           drawing.fillStyle = fill;
@@ -175,12 +207,12 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
           drawing.fillStyle = INKS[ink];
           drawing.fillText(text, x + cell / 2, y + cell / 2);
         }
-        const was = drawn[index];
-        if (!was || was.fill !== fill || was.ink !== ink || was.text !== text) {
+        if (!same) {
           drawn[index] = { fill, ink, text };
           onDrawn(index, drawn[index]);
         }
       }
+      stale = false;
     },
   };
   return painter;
