@@ -13,66 +13,99 @@
 namespace attn::kernels {
 namespace {
 
+// --- the lanes: what the kernels below need of a v128 of 4 float32 or 2 float64 ---------------
+struct LanesF32 {
+  using Scalar = float;
+  static constexpr int kCount = 4;
+  static v128_t zero() { return wasm_f32x4_splat(0.0f); }
+  static v128_t splat(float x) { return wasm_f32x4_splat(x); }
+  static v128_t broadcast(const float* x) { return wasm_v128_load32_splat(x); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
+  static v128_t mul(v128_t a, v128_t b) { return wasm_f32x4_mul(a, b); }
+  // pmax rather than max: V8 turns it into one x64 instruction instead of a NaN-handling sequence
+  static v128_t larger(v128_t a, v128_t b) { return wasm_f32x4_pmax(a, b); }
+  static float largest_lane(v128_t v) {
+    return std::fmax(std::fmax(wasm_f32x4_extract_lane(v, 0), wasm_f32x4_extract_lane(v, 1)),
+                     std::fmax(wasm_f32x4_extract_lane(v, 2), wasm_f32x4_extract_lane(v, 3)));
+  }
+};
+struct LanesF64 {
+  using Scalar = double;
+  static constexpr int kCount = 2;
+  static v128_t zero() { return wasm_f64x2_splat(0.0); }
+  static v128_t splat(double x) { return wasm_f64x2_splat(x); }
+  static v128_t broadcast(const double* x) { return wasm_v128_load64_splat(x); }
+  static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
+  static v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
+  static v128_t larger(v128_t a, v128_t b) { return wasm_f64x2_pmax(a, b); }
+  static double largest_lane(v128_t v) { return std::fmax(wasm_f64x2_extract_lane(v, 0), wasm_f64x2_extract_lane(v, 1)); }
+};
+
 // --- matmul: C (+)= A · B -------------------------------------------------------------------
-// A register tile of R rows × 4·L columns of C: R·L accumulators. Each step k loads L vectors of
-// B's row k and broadcasts A(r, k) for each of the R rows; R = 4, L = 2 uses 8 of the 16 registers
-// V8 has on x64 for accumulators, 2 for B and 1 for the broadcast. No FMA in baseline wasm SIMD:
-// a multiply and an add per lane, as SSE2 does.
-template <int R, int L>
-inline void tile(Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+// A register tile of R rows × L vectors of C's columns (4·L float32 or 2·L float64): R·L
+// accumulators. Each step k loads L vectors of B's row k and broadcasts A(r, k) for each of the R
+// rows; R = 4, L = 2 uses 8 of the 16 registers V8 has on x64 for accumulators, 2 for B and 1 for
+// the broadcast. No FMA in baseline wasm SIMD: a multiply and an add per lane, as SSE2 does, so
+// each lane sums in the order of k, as a scalar loop does.
+template <typename Lanes, int R, int L, typename Scalar = typename Lanes::Scalar>
+inline void tile(Index K, const Scalar* A, Index lda, const Scalar* B, Index ldb, Scalar* C, Index ldc,
                  bool accumulate) {
+  constexpr int W = Lanes::kCount;
   v128_t acc[R][L];
   for (int r = 0; r < R; ++r) {
-    for (int l = 0; l < L; ++l) acc[r][l] = wasm_f32x4_splat(0.0f);
+    for (int l = 0; l < L; ++l) acc[r][l] = Lanes::zero();
   }
   for (Index k = 0; k < K; ++k) {
     v128_t b[L];
-    for (int l = 0; l < L; ++l) b[l] = wasm_v128_load(B + k * ldb + 4 * l);
+    for (int l = 0; l < L; ++l) b[l] = wasm_v128_load(B + k * ldb + W * l);
     for (int r = 0; r < R; ++r) {
-      const v128_t a = wasm_v128_load32_splat(A + r * lda + k);
-      for (int l = 0; l < L; ++l) acc[r][l] = wasm_f32x4_add(acc[r][l], wasm_f32x4_mul(a, b[l]));
+      const v128_t a = Lanes::broadcast(A + r * lda + k);
+      for (int l = 0; l < L; ++l) acc[r][l] = Lanes::add(acc[r][l], Lanes::mul(a, b[l]));
     }
   }
   for (int r = 0; r < R; ++r) {
     for (int l = 0; l < L; ++l) {
-      float* c = C + r * ldc + 4 * l;
-      wasm_v128_store(c, accumulate ? wasm_f32x4_add(wasm_v128_load(c), acc[r][l]) : acc[r][l]);
+      Scalar* c = C + r * ldc + W * l;
+      wasm_v128_store(c, accumulate ? Lanes::add(wasm_v128_load(c), acc[r][l]) : acc[r][l]);
     }
   }
 }
 
-// The last N mod 4 columns, one dot product at a time.
-inline void columns_left(Index rows, Index j0, Index N, Index K, const float* A, Index lda, const float* B, Index ldb,
-                         float* C, Index ldc, bool accumulate) {
+// The last columns, fewer than a vector, one dot product at a time.
+template <typename Scalar>
+inline void columns_left(Index rows, Index j0, Index N, Index K, const Scalar* A, Index lda, const Scalar* B,
+                         Index ldb, Scalar* C, Index ldc, bool accumulate) {
   for (Index r = 0; r < rows; ++r) {
     for (Index j = j0; j < N; ++j) {
-      float sum = accumulate ? C[r * ldc + j] : 0.0f;
+      Scalar sum = accumulate ? C[r * ldc + j] : Scalar{0};
       for (Index k = 0; k < K; ++k) sum += A[r * lda + k] * B[k * ldb + j];
       C[r * ldc + j] = sum;
     }
   }
 }
 
-// One strip of R rows of C, all columns: 8 at a time, then 4, then one by one.
-template <int R>
-inline void row_strip(Index N, Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+// One strip of R rows of C, all columns: two vectors at a time, then one, then one by one.
+template <typename Lanes, int R, typename Scalar = typename Lanes::Scalar>
+inline void row_strip(Index N, Index K, const Scalar* A, Index lda, const Scalar* B, Index ldb, Scalar* C, Index ldc,
                       bool accumulate) {
+  constexpr Index W = Lanes::kCount;
   Index j = 0;
-  for (; j + 8 <= N; j += 8) tile<R, 2>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
-  for (; j + 4 <= N; j += 4) tile<R, 1>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  for (; j + 2 * W <= N; j += 2 * W) tile<Lanes, R, 2>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+  for (; j + W <= N; j += W) tile<Lanes, R, 1>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
   columns_left(R, j, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
-void matmul(Index M, Index N, Index K, const float* A, Index lda, const float* B, Index ldb, float* C, Index ldc,
+template <typename Lanes, typename Scalar = typename Lanes::Scalar>
+void matmul(Index M, Index N, Index K, const Scalar* A, Index lda, const Scalar* B, Index ldb, Scalar* C, Index ldc,
             bool accumulate) {
   Index i = 0;
-  for (; i + 4 <= M; i += 4) row_strip<4>(N, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-  const float* a = A + i * lda;
-  float* c = C + i * ldc;
+  for (; i + 4 <= M; i += 4) row_strip<Lanes, 4>(N, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
+  const Scalar* a = A + i * lda;
+  Scalar* c = C + i * ldc;
   switch (M - i) {
-    case 3: row_strip<3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
-    case 2: row_strip<2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
-    case 1: row_strip<1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 3: row_strip<Lanes, 3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 2: row_strip<Lanes, 2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
+    case 1: row_strip<Lanes, 1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
     default: break;
   }
 }
@@ -81,21 +114,6 @@ void matmul(Index M, Index N, Index K, const float* A, Index lda, const float* B
 // One register tile is R rows × one panel (two registers wide): R·2 accumulators, each step k
 // loading the panel's row k, which follows row k − 1 in memory. Each lane sums in the order of k,
 // as the tiles above do.
-struct LanesF32 {
-  using Scalar = float;
-  static v128_t zero() { return wasm_f32x4_splat(0.0f); }
-  static v128_t broadcast(const float* x) { return wasm_v128_load32_splat(x); }
-  static v128_t add(v128_t a, v128_t b) { return wasm_f32x4_add(a, b); }
-  static v128_t mul(v128_t a, v128_t b) { return wasm_f32x4_mul(a, b); }
-};
-struct LanesF64 {
-  using Scalar = double;
-  static v128_t zero() { return wasm_f64x2_splat(0.0); }
-  static v128_t broadcast(const double* x) { return wasm_v128_load64_splat(x); }
-  static v128_t add(v128_t a, v128_t b) { return wasm_f64x2_add(a, b); }
-  static v128_t mul(v128_t a, v128_t b) { return wasm_f64x2_mul(a, b); }
-};
-
 template <typename Lanes, int R, typename Scalar = typename Lanes::Scalar>
 inline void panel_tile(Index K, const Scalar* A, Index lda, const Scalar* panel, Scalar* C, Index ldc, Index cols,
                        bool accumulate) {
@@ -149,17 +167,27 @@ void matmul_panels(Index M, Index N, Index K, const Scalar* A, Index lda, const 
 }
 
 // --- softmax passes -----------------------------------------------------------------------------
-float row_max(const float* x, Index count) {
+template <typename Lanes, typename Scalar = typename Lanes::Scalar>
+Scalar row_max(const Scalar* x, Index count) {
+  constexpr Index W = Lanes::kCount;
   Index j = 0;
-  float largest = -INFINITY;
-  if (count >= 4) {
+  Scalar largest = -INFINITY;
+  if (count >= W) {
     v128_t m = wasm_v128_load(x);
-    for (j = 4; j + 4 <= count; j += 4) m = wasm_f32x4_pmax(m, wasm_v128_load(x + j));
-    largest = std::fmax(std::fmax(wasm_f32x4_extract_lane(m, 0), wasm_f32x4_extract_lane(m, 1)),
-                        std::fmax(wasm_f32x4_extract_lane(m, 2), wasm_f32x4_extract_lane(m, 3)));
+    for (j = W; j + W <= count; j += W) m = Lanes::larger(m, wasm_v128_load(x + j));
+    largest = Lanes::largest_lane(m);
   }
   for (; j < count; ++j) largest = std::fmax(largest, x[j]);
   return largest;
+}
+
+template <typename Lanes, typename Scalar = typename Lanes::Scalar>
+void scale(Scalar* x, Index count, Scalar factor) {
+  constexpr Index W = Lanes::kCount;
+  const v128_t f = Lanes::splat(factor);
+  Index j = 0;
+  for (; j + W <= count; j += W) wasm_v128_store(x + j, Lanes::mul(wasm_v128_load(x + j), f));
+  for (; j < count; ++j) x[j] *= factor;
 }
 
 // exp(x) on 4 lanes, to about 1 ulp of float32 (Cephes' expf, as Eigen and SLEEF do it):
@@ -221,88 +249,6 @@ float exp_sum(float* x, Index count, float shift, float factor) {
   return sum;
 }
 
-void scale(float* x, Index count, float factor) {
-  const v128_t f = wasm_f32x4_splat(factor);
-  Index j = 0;
-  for (; j + 4 <= count; j += 4) wasm_v128_store(x + j, wasm_f32x4_mul(wasm_v128_load(x + j), f));
-  for (; j < count; ++j) x[j] *= factor;
-}
-
-// --- the float64 set: 2 lanes per v128 ---------------------------------------------------------
-// The same register tile as float32's, R rows × 2·L columns of C, for R = 4, L = 2: 8 accumulators
-// of 2 float64 each. Each lane sums its entry in the order of k, with a multiply and an add (no
-// FMA), as a scalar loop does.
-template <int R, int L>
-inline void tile_f64(Index K, const double* A, Index lda, const double* B, Index ldb, double* C, Index ldc,
-                     bool accumulate) {
-  v128_t acc[R][L];
-  for (int r = 0; r < R; ++r) {
-    for (int l = 0; l < L; ++l) acc[r][l] = wasm_f64x2_splat(0.0);
-  }
-  for (Index k = 0; k < K; ++k) {
-    v128_t b[L];
-    for (int l = 0; l < L; ++l) b[l] = wasm_v128_load(B + k * ldb + 2 * l);
-    for (int r = 0; r < R; ++r) {
-      const v128_t a = wasm_v128_load64_splat(A + r * lda + k);
-      for (int l = 0; l < L; ++l) acc[r][l] = wasm_f64x2_add(acc[r][l], wasm_f64x2_mul(a, b[l]));
-    }
-  }
-  for (int r = 0; r < R; ++r) {
-    for (int l = 0; l < L; ++l) {
-      double* c = C + r * ldc + 2 * l;
-      wasm_v128_store(c, accumulate ? wasm_f64x2_add(wasm_v128_load(c), acc[r][l]) : acc[r][l]);
-    }
-  }
-}
-
-template <int R>
-inline void row_strip_f64(Index N, Index K, const double* A, Index lda, const double* B, Index ldb, double* C,
-                          Index ldc, bool accumulate) {
-  Index j = 0;
-  for (; j + 4 <= N; j += 4) tile_f64<R, 2>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
-  for (; j + 2 <= N; j += 2) tile_f64<R, 1>(K, A, lda, B + j, ldb, C + j, ldc, accumulate);
-  for (Index r = 0; r < R; ++r) {
-    for (Index jj = j; jj < N; ++jj) {
-      double sum = accumulate ? C[r * ldc + jj] : 0.0;
-      for (Index k = 0; k < K; ++k) sum += A[r * lda + k] * B[k * ldb + jj];
-      C[r * ldc + jj] = sum;
-    }
-  }
-}
-
-void simd_matmul_f64(Index M, Index N, Index K, const double* A, Index lda, const double* B, Index ldb, double* C,
-                Index ldc, bool accumulate) {
-  Index i = 0;
-  for (; i + 4 <= M; i += 4) row_strip_f64<4>(N, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-  const double* a = A + i * lda;
-  double* c = C + i * ldc;
-  switch (M - i) {
-    case 3: row_strip_f64<3>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
-    case 2: row_strip_f64<2>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
-    case 1: row_strip_f64<1>(N, K, a, lda, B, ldb, c, ldc, accumulate); break;
-    default: break;
-  }
-}
-
-double simd_row_max_f64(const double* x, Index count) {
-  Index j = 0;
-  double largest = -INFINITY;
-  if (count >= 2) {
-    v128_t m = wasm_v128_load(x);
-    for (j = 2; j + 2 <= count; j += 2) m = wasm_f64x2_pmax(m, wasm_v128_load(x + j));
-    largest = std::fmax(wasm_f64x2_extract_lane(m, 0), wasm_f64x2_extract_lane(m, 1));
-  }
-  for (; j < count; ++j) largest = std::fmax(largest, x[j]);
-  return largest;
-}
-
-void simd_scale_f64(double* x, Index count, double factor) {
-  const v128_t f = wasm_f64x2_splat(factor);
-  Index j = 0;
-  for (; j + 2 <= count; j += 2) wasm_v128_store(x + j, wasm_f64x2_mul(wasm_v128_load(x + j), f));
-  for (; j < count; ++j) x[j] *= factor;
-}
-
 }  // namespace
 
 v128_t exp_f64x2(v128_t x) {
@@ -356,13 +302,14 @@ double simd_exp_sum_f64(double* x, Index count, double shift, double factor) {
 }  // namespace
 
 const Kernels<float>& simd_f32() {
-  static const Kernels<float> set{"simd", matmul, matmul_panels<LanesF32>, row_max, exp_sum, scale};
+  static const Kernels<float> set{"simd", matmul<LanesF32>, matmul_panels<LanesF32>, row_max<LanesF32>, exp_sum,
+                                  scale<LanesF32>};
   return set;
 }
 
 const Kernels<double>& simd_f64() {
-  static const Kernels<double> set{"simd", simd_matmul_f64, matmul_panels<LanesF64>, simd_row_max_f64,
-                                   simd_exp_sum_f64, simd_scale_f64};
+  static const Kernels<double> set{"simd", matmul<LanesF64>, matmul_panels<LanesF64>, row_max<LanesF64>,
+                                   simd_exp_sum_f64, scale<LanesF64>};
   return set;
 }
 
