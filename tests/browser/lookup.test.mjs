@@ -158,3 +158,33 @@ test('the figure fits a 375 px phone screen without sideways scrolling', async (
   assert.ok(figureBox.x >= 0 && figureBox.x + figureBox.width <= 375, 'the figure stays on screen');
   assert.deepEqual(problems, []);
 });
+
+test('the path to the output: no box runs into another step or out of the figure, from 375 px to 1280 px', async () => {
+  // Two 8 × 64 sketches side by side used to be wider than their step's share of a row, so
+  // at 820–1280 px they ran into the neighbouring steps and out of the figure's left edge.
+  for (const width of [375, 820, 1024, 1280]) {
+    const { page, problems } = await session.openPage({ contextOptions: { viewport: { width, height: 900 } } });
+    const view = lookupFigure(page);
+    await view.figure.evaluate((figure) => figure.scrollIntoView());
+    const { boxes, figure } = await view.figure.evaluate((node) => {
+      const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, right: r.right, top: r.top, bottom: r.bottom }; };
+      const steps = [...node.querySelectorAll('.lookup-step')];
+      return {
+        figure: box(node.querySelector('.lookup-flow')),
+        boxes: steps.flatMap((step, s) => [...step.querySelectorAll('.lookup-box')].map((b) => ({ step: s, ...box(b) }))),
+      };
+    });
+    assert.equal(boxes.length, 7, `${width} px: seven boxes on the way`);
+    for (const b of boxes) {
+      assert.ok(b.left >= figure.left - 0.5 && b.right <= figure.right + 0.5, `${width} px: step ${b.step}'s box stays in the flow (${JSON.stringify(b)} in ${JSON.stringify(figure)})`);
+    }
+    for (const a of boxes) {
+      for (const b of boxes) {
+        if (a === b) continue;
+        const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+        assert.ok(!overlap, `${width} px: a box of step ${a.step} overlaps a box of step ${b.step}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  }
+});
