@@ -28,8 +28,19 @@ export function presentButton(figureElement, buttonsRow, { lifetime } = {}) {
   let presenting = null; // 'fullscreen' | 'overlay' | null
   let hadLayout = null; // the figure's own data-al-layout before presenting
 
+  // Escape ends the overlay (in full screen the browser takes Escape itself). A disclosure
+  // panel that Escape closes first says so with preventDefault. Listened to only while the
+  // figure is presented: every key press on the page would otherwise call one such listener
+  // per figure.
+  const onKey = (event) => {
+    if (event.key !== 'Escape' || !presenting || event.defaultPrevented) return;
+    event.preventDefault();
+    end();
+  };
+
   function begin(mode) {
     presenting = mode;
+    document.addEventListener('keydown', onKey);
     hadLayout = figureElement.getAttribute('data-al-layout');
     figureElement.setAttribute('data-al-layout', 'slide');
     figureElement.setAttribute('data-al-presenting', mode);
@@ -43,6 +54,7 @@ export function presentButton(figureElement, buttonsRow, { lifetime } = {}) {
     if (!presenting) return;
     const mode = presenting;
     presenting = null;
+    document.removeEventListener('keydown', onKey);
     if (hadLayout === null) figureElement.removeAttribute('data-al-layout');
     else figureElement.setAttribute('data-al-layout', hadLayout);
     figureElement.removeAttribute('data-al-presenting');
@@ -83,14 +95,6 @@ export function presentButton(figureElement, buttonsRow, { lifetime } = {}) {
   document.addEventListener('fullscreenchange', () => {
     if (presenting === 'fullscreen' && fullscreenElementOf(figureElement) !== figureElement) end();
   }, { signal });
-  // Escape ends the overlay (in full screen the browser takes Escape itself). A disclosure
-  // panel that Escape closes first says so with preventDefault.
-  const onKey = (event) => {
-    if (event.key !== 'Escape' || !presenting || event.defaultPrevented) return;
-    event.preventDefault();
-    end();
-  };
-  document.addEventListener('keydown', onKey, { signal });
   lifetime?.add(() => end({ focus: false }));
   return button;
 }
