@@ -462,7 +462,10 @@ test('a training learn figure moved in one task (a keyed list reordered) keeps t
     const before = steps();
     element.remove();
     document.getElementById('other').append(element); // out and in within one task
-    await probe.wait(400);
+    // The counter is redrawn a few times a second at most, less often on a busy machine (a
+    // drawing's cost sets the gap to the next): wait for it to move, up to 10 s, rather than
+    // for a fixed time that a slow run can miss (21 → 21 steps in 400 ms once, in CI).
+    for (let waited = 0; steps() <= before && waited < 10000; waited += 100) await probe.wait(100);
     return {
       before,
       after: steps(),
