@@ -6,7 +6,7 @@
 
 import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
-import { svgElement, htmlElement, setText } from '../dom/elements.js';
+import { htmlElement, setAttributes, setText, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 
 const MAX_WIDTH_REM = 26;
@@ -14,16 +14,6 @@ const MAX_LENGTH = 220; // longest bar, px, on a wide screen
 const MIN_LENGTH = 60;
 const CHAR_EM = 0.62; // a generous character width, as a share of the font size
 const VERTICAL = { BAR: 22, PITCH: 28, LENGTH: 110 }; // the vertical layout keeps fixed sizes
-
-/** Sets attributes on a node only where they differ from what it has (cached in `was`). */
-function write(node, was, attributes) {
-  for (const [name, value] of Object.entries(attributes)) {
-    if (was[name] !== value) {
-      node.setAttribute(name, value);
-      was[name] = value;
-    }
-  }
-}
 
 /**
  * Where the bars go, in px, for `width` px and the text's sizes: { labelRoom, barLength, pitch,
@@ -57,7 +47,7 @@ function createBarItems(svg, labels, names) {
     const value = svgElement('text', { class: 'bar-value', 'aria-hidden': 'true' }, group);
     return {
       group, labelNode, track, fill, value, name: names[i], index: i,
-      was: { fill: {}, value: {}, text: null, name: null, highlight: false },
+      was: { text: null, name: null, highlight: false },
     };
   });
 }
@@ -71,13 +61,13 @@ function placeBars(svg, items, geometry, horizontal) {
   items.forEach(({ labelNode, track }, i) => {
     if (horizontal) {
       const y = i * pitch + (pitch - bar) / 2;
-      write(labelNode, {}, { x: labelRoom - 8, y: y + bar / 2, 'text-anchor': 'end', 'dominant-baseline': 'central' });
-      write(track, {}, { x: labelRoom, y, width: barLength, height: bar });
+      setAttributes(labelNode, { x: labelRoom - 8, y: y + bar / 2, 'text-anchor': 'end', 'dominant-baseline': 'central' });
+      setAttributes(track, { x: labelRoom, y, width: barLength, height: bar });
     } else {
       const x = 4 + i * pitch + (pitch - bar) / 2;
       const base = labelFont * 1.5 + barLength;
-      write(labelNode, {}, { x: x + bar / 2, y: base + 6, transform: `rotate(45 ${x + bar / 2} ${base + 6})` });
-      write(track, {}, { x, y: labelFont * 1.5, width: bar, height: barLength });
+      setAttributes(labelNode, { x: x + bar / 2, y: base + 6, transform: `rotate(45 ${x + bar / 2} ${base + 6})` });
+      setAttributes(track, { x, y: labelFont * 1.5, width: bar, height: barLength });
     }
   });
 }
@@ -87,11 +77,11 @@ function drawBar(item, { length, printed, name, highlighted }, { barLength, bar 
   const x = Number(item.track.getAttribute('x')); // attributes, not layout: nothing is measured
   const y = Number(item.track.getAttribute('y'));
   if (horizontal) {
-    write(item.fill, item.was.fill, { x, y, width: length, height: bar });
-    write(item.value, item.was.value, { x: x + length + 5, y: y + bar / 2, 'dominant-baseline': 'central' });
+    setAttributes(item.fill, { x, y, width: length, height: bar });
+    setAttributes(item.value, { x: x + length + 5, y: y + bar / 2, 'dominant-baseline': 'central' });
   } else {
-    write(item.fill, item.was.fill, { x, y: y + barLength - length, width: bar, height: length });
-    write(item.value, item.was.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
+    setAttributes(item.fill, { x, y: y + barLength - length, width: bar, height: length });
+    setAttributes(item.value, { x: x + bar / 2, y: y + barLength - length - 4, 'text-anchor': 'middle' });
   }
   if (item.was.text !== printed) {
     setText(item.value, printed);
