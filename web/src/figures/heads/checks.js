@@ -36,6 +36,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
   const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
   const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
   const example = createReadout(checks, `${quoteToken(tokens[row])} \u2192 ${quoteToken(tokens[col])}, raw score`);
+  example.line.classList.add('heads-sum'); // keeps room for a longer sum (heads.css)
 
   const countPanel = htmlElement('div', { class: 'heads-count' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'Parameters of the layer (no biases)', countPanel);

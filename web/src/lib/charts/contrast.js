@@ -17,11 +17,14 @@ function channel(c) {
   return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 }
 
+/** The [r, g, b] channels (0…255) of a colour written '#rrggbb'. */
+export function hexChannels(hex) {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
 /** Relative luminance (WCAG 2.x) of an sRGB colour given as '#rrggbb' or [r, g, b] (0…255). */
 export function luminance(colour) {
-  const [r, g, b] = typeof colour === 'string'
-    ? [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16))
-    : colour;
+  const [r, g, b] = typeof colour === 'string' ? hexChannels(colour) : colour;
   return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
 }
 
