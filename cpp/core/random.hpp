@@ -15,6 +15,11 @@ class Random {
   std::uint64_t next_u64();
   double uniform();            // [0, 1), 53 random bits
   double normal();             // N(0, 1) by Box–Muller
+  // N(0, 1) by the ziggurat (Marsaglia & Tsang 2000, in Doornik's 2005 form): the same
+  // distribution as normal(), a different stream of numbers, several times faster (one draw,
+  // a table lookup and a multiply, 98.8% of the time). For the sampling experiments, whose
+  // speed a key press waits on; normal() keeps its stream for the learn figure's start.
+  double normal_ziggurat();
   double gamma(double shape);  // Gamma(shape, 1) for shape ≥ 1, Marsaglia–Tsang
   double chi_square(double degrees_of_freedom);
 

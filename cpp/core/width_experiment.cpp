@@ -5,6 +5,7 @@
 #include <string>
 
 #include "budget.hpp"
+#include "kernels.hpp"
 #include "random.hpp"
 #include "row_stats.hpp"
 #include "softmax.hpp"
@@ -35,10 +36,22 @@ void check_setup(const WidthExperimentSetup& s) {
   }
 }
 
-// Adds one trial's unscaled scores (1×m) to the running means of `point`.
-void accumulate(WidthPoint& point, const RowVector& unscaled, double trials) {
-  const SoftmaxSummary raw = softmax_summary(unscaled);
-  const SoftmaxSummary scaled = softmax_summary(unscaled, std::sqrt(static_cast<double>(point.width)));
+// softmax_summary(scores, 1 / factor) for a trial's scores, given as `shifted` = scores − their
+// largest: the exponentials on the core's vector kernels (2 float64 lanes in WebAssembly),
+// in `work`. The scores are finite draws, so softmax_summary's checks are left out here.
+SoftmaxSummary summarise(const RowVector& shifted, double factor, RowVector& work) {
+  work = shifted;
+  const double partition = kernels::best_f64().exp_sum(work.data(), work.size(), 0.0, factor);
+  const double weighted_z = factor * work.dot(shifted);  // Σ exp(z_j)·z_j for z_j = factor·shifted_j
+  return {1.0 / partition, std::log(partition) - weighted_z / partition};
+}
+
+// Adds one trial's unscaled scores (1×m) to the running means of `point`; `shifted` and
+// `work` are buffers of m entries.
+void accumulate(WidthPoint& point, const RowVector& unscaled, double trials, RowVector& shifted, RowVector& work) {
+  shifted = unscaled.array() - unscaled.maxCoeff();
+  const SoftmaxSummary raw = summarise(shifted, 1.0, work);
+  const SoftmaxSummary scaled = summarise(shifted, 1.0 / std::sqrt(static_cast<double>(point.width)), work);
   point.mean_largest_unscaled += raw.largest / trials;
   point.mean_entropy_unscaled += raw.entropy / trials;
   point.mean_largest_scaled += scaled.largest / trials;
@@ -74,12 +87,14 @@ std::vector<WidthPoint> width_experiment(const WidthExperimentSetup& setup) {
                           budget::product({setup.trials, width_count(setup), budget::sum({budget::product({3, setup.keys}), 1})}));
   std::vector<WidthPoint> points = empty_points(setup);
   RowVector scores(setup.keys);
+  RowVector shifted(setup.keys);
+  RowVector work(setup.keys);
   for (WidthPoint& point : points) {
     Random random(width_seed(setup.seed, log2_of(point)));
     for (int t = 0; t < setup.trials; ++t) {
       const double query_norm = std::sqrt(random.chi_square(point.width));
-      for (int j = 0; j < setup.keys; ++j) scores(j) = query_norm * random.normal();
-      accumulate(point, scores, setup.trials);
+      for (int j = 0; j < setup.keys; ++j) scores(j) = query_norm * random.normal_ziggurat();
+      accumulate(point, scores, setup.trials, shifted, work);
     }
   }
   return points;

@@ -314,7 +314,7 @@ export const API_CASES = {
     // Wider keys make the unscaled softmax sharper; 10 trials at seed 1 (the core's own numbers).
     good: {
       args: () => [{ keys: 4, maxLog2: 3, trials: 10 }],
-      expect: { widths: [2, 4, 8], 'unscaled.meanMax': [0.5293, 0.6482, 0.7919], 'scaled.meanMax': [0.4630, 0.4949, 0.5718] }, tolerance: 1e-4,
+      expect: { widths: [2, 4, 8], 'unscaled.meanMax': [0.5432, 0.6078, 0.8885], 'scaled.meanMax': [0.4673, 0.4467, 0.6387] }, tolerance: 1e-4,
     },
     fuzz: (f) => [f.options(['keys', 'maxLog2', 'trials', 'seed'], {
       keys: () => f.r.int(8) + 2, maxLog2: () => f.r.int(4) + 1, trials: () => f.r.int(20) + 1, seed: () => f.r.int(100),

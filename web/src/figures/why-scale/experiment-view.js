@@ -43,10 +43,11 @@ export function createExperimentView(part) {
   function drawPlots({ keys, result, flat }, k) {
     const widths = Array.from(result.widths);
     const marker = { x: 2 ** k, label: `d\u2096 = ${2 ** k}` };
+    // Redrawn at every press of the keys slider: each series' dots as one path (plot-parts.js).
     const series = (pick, flatValue) => [
-      { name: 'unscaled: q\u00b7k', x: widths, y: Array.from(pick(result.unscaled)) },
-      { name: `scaled: q\u00b7k / ${SQRT}${SUBSCRIPT_K}`, x: widths, y: Array.from(pick(result.scaled)) },
-      { name: `every key equal (${keys} keys)`, x: widths, y: widths.map(() => flatValue) },
+      { name: 'unscaled: q\u00b7k', x: widths, y: Array.from(pick(result.unscaled)), dots: 'path' },
+      { name: `scaled: q\u00b7k / ${SQRT}${SUBSCRIPT_K}`, x: widths, y: Array.from(pick(result.scaled)), dots: 'path' },
+      { name: `every key equal (${keys} keys)`, x: widths, y: widths.map(() => flatValue), dots: 'path' },
     ];
     maxPlot.update({ series: series((r) => r.meanMax, flat.max), marker });
     entropyPlot.update({

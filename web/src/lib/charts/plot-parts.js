@@ -91,10 +91,25 @@ export function drawSeries(slot, s, index, { x, y, xScale, yScale, tick }) {
   // dots: 'last' marks only the newest point of a long joined curve (a curve redrawn many times
   // a second, as the learn figure's, would otherwise make a circle per point each time).
   const dotted = s.dots === 'last' && joined ? points.slice(-1) : points;
-  keep(parts.dots, dotted.length, slot, 'circle').forEach((dot, k) => {
+  const radius = joined ? 2.5 : 4;
+  // dots: 'path' draws them all as one path of round-capped zero-length strokes: one attribute
+  // to write when the curve moves, not two per dot (for a curve redrawn at every key press).
+  const asPath = s.dots === 'path';
+  keep(parts.dots, asPath ? 0 : dotted.length, slot, 'circle').forEach((dot, k) => {
     const [xv, yv] = dotted[k];
-    setAttributes(dot, { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: joined ? 2.5 : 4, class: `plot-point plot-series-${index}` });
+    setAttributes(dot, { cx: x(xv).toFixed(2), cy: y(yv).toFixed(2), r: radius, class: `plot-point plot-series-${index}` });
   });
+  if (asPath) {
+    parts.dotPath ??= svgElement('path', {}, slot);
+    setAttributes(parts.dotPath, {
+      d: dotted.map(([xv, yv]) => `M${x(xv).toFixed(2)},${y(yv).toFixed(2)}h0`).join(''),
+      'stroke-width': 2 * radius,
+      class: `plot-dots plot-series-${index}`,
+    });
+  } else if (parts.dotPath) {
+    parts.dotPath.remove();
+    parts.dotPath = null;
+  }
   const labelled = dotted.filter(([xv]) => labelOf.get(xv));
   keep(parts.labels, labelled.length, slot, 'text').forEach((label, k) => {
     const [xv, yv] = labelled[k];

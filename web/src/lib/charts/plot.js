@@ -162,7 +162,8 @@ export function createPlot(container, options) {
     /**
      * Redraws the plot. series: [{ name, x: number[], y: number[], line?: false, labels?: string[] }]
      * (line: false draws the measured points alone, with nothing interpolated between them;
-     * labels: a text printed above each point, e.g. its value); marker: { x, label } or null;
+     * labels: a text printed above each point, e.g. its value; dots: 'last' marks only the
+     * newest point, 'path' draws every dot as one path, cheaper to redraw); marker: { x, label } or null;
      * points: labelled dots drawn on top, e.g. where two curves cross: [{ x, y, label, placement }]
      * (placement 'below-right' or 'above-left' of the dot);
      * yDomain: overrides the plot's y range for this drawing (e.g. when the data's scale changes).
