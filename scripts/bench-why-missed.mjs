@@ -50,16 +50,28 @@ export function whyMissed({ budgets, budgetTime: t, native, page, machine }) {
     out.push(`- **3× plain JS at 8×16, into the caller's arrays.** Plain JS took ${format(t.eightPlain)}, so 3× asks for ` +
       `${format(t.eightPlain / 3)}; the call took ${format(t.eightInto)}, of which the core's own work is ${format(t.eightRaw)}.`);
   }
-  // The key presses, in each condition the page benchmark judged (see bench-page.mjs).
+  // The key presses, in each condition the page benchmark judged (see bench-page.mjs). Where the
+  // time goes in each, from traces and profiles of the presses (2026-12-03, 1280 and 375 px).
+  const whereItGoes = {
+    tau: 'The core\'s part is microseconds. The rest: the handler recolours the map and the bars (about 2 ms with ' +
+      'the store and the readouts), and the frame paints them and hands the map\'s canvas to the compositor.',
+    heads: 'The core\'s part (multiHead at h = 8) is about 0.1 ms. The handler shows the new split: its thumbnails ' +
+      'go in, the large map is drawn anew (64 cells and numbers) and its cells renamed, the titles and sums rewritten ' +
+      '(about 2 ms); the frame then lays out and paints the new thumbnails and the map. At 375 px the split\'s ' +
+      'thumbnails take a second row, and a page of this size costs each frame about 1.5× an empty page\'s even for a ' +
+      'bare slider.',
+    keys: 'The core\'s part is the preview run, about 0.8 ms (10 widths × T trials × m keys, near 32,000 sampled ' +
+      'scores); the two plots and five readouts take about 0.9 ms more, and the frame paints the plots.',
+  };
   for (const condition of (page?.input ?? []).filter((c) => c.judged)) {
     const base = condition.baseline?.workMedianMs;
-    for (const [name, row] of [['the τ slider', condition.tau], ['the head split to h = 8', condition.headsToEight],
-      ['the width experiment\'s keys slider', condition.widthExperimentKeys]]) {
+    for (const [name, row, why] of [['the τ slider', condition.tau, whereItGoes.tau],
+      ['the head split to h = 8', condition.headsToEight, whereItGoes.heads],
+      ['the width experiment\'s keys slider', condition.widthExperimentKeys, whereItGoes.keys]]) {
       if (!row || !(base > 0) || (row.workMedianMs <= 2.5 * base && row.p95Ms <= 16)) continue;
       out.push(`- **Key presses on ${name} at ${condition.name}: ${row.workMedianMs} ms of work (median, ` +
         `${(row.workMedianMs / base).toFixed(1)}× the empty page's ${base} ms), next frame ${row.p95Ms} ms (p95).** ` +
-        'The core\'s part is microseconds; the rest is the figure\'s handler and its frame\'s style, layout, paint ' +
-        'and commit, with the 2-core machine\'s load on top.');
+        `${why} The 2-core machine's load moves these rows by up to 40 % between runs.`);
     }
   }
   if (!out.length) return [];
