@@ -13,6 +13,10 @@ import { INKS, inkFor } from '../contrast.js';
 import { cellX, cellY } from './cells.js';
 import { CELL_PADDING_EM } from './labels.js';
 const SAMPLE_TEXT = '0.00';
+// At most this many number bitmaps kept per map (a few KiB each): every weight 0.00…1.00 in
+// its ink fits, and a map of unbounded values (raw scores as training moves them) starts again
+// from empty instead of growing without end.
+const MAX_STAMPS = 160;
 
 /**
  * The text to print for `value`, first written as `printed`, that `fits`: as it is, else
@@ -140,6 +144,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     const key = `${ink} ${text}`;
     let stamp = stamps.get(key);
     if (stamp === undefined) {
+      if (stamps.size >= MAX_STAMPS) forgetStamps();
       const width = Math.ceil(textWidth(text) * ratio) + 4;
       const height = Math.ceil(fontPx * 1.6 * ratio) + 4;
       const surface = new OffscreenCanvas(width, height);
