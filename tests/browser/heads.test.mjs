@@ -129,6 +129,29 @@ test('every slice is readable at every h, at 1280 and 375 px: as large as the fu
   }
 });
 
+test('at 1280 px, stepping h through 2, 4 and 8 moves nothing below the slices: the map, the sums and the lesson stay put', async () => {
+  // The focus title keeps room for the job line only h = 4 has, and the sum over the heads
+  // keeps room for a second line: a step that moved what follows would paint all of it again.
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  await view.figure.scrollIntoViewIfNeeded();
+  const places = [];
+  for (const k of [1, 2, 3, 2, 1]) {
+    await setK(page, view, k);
+    places.push(await view.figure.evaluate((figure) => {
+      const top = (selector) => Math.round(figure.querySelector(selector).getBoundingClientRect().top - figure.getBoundingClientRect().top);
+      return { h: figure.querySelector('[role=group][aria-label^="pick a head"]').children.length,
+        map: top('.heads-focus'), checks: top('.heads-checks'), count: top('.heads-count'),
+        height: Math.round(figure.getBoundingClientRect().height) };
+    }));
+  }
+  assert.deepEqual(places.map((p) => p.h), [2, 4, 8, 4, 2]);
+  for (const place of places.slice(1)) {
+    assert.deepEqual({ ...place, h: 0 }, { ...places[0], h: 0 }, `h = ${place.h} against h = 2`);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('the prose\'s "show h = 4" link is one step: it sets h = 4 without reloading the page', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);
