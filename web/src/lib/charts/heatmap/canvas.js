@@ -127,7 +127,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
   }
 
   function forgetStamps() {
-    for (const { bitmap } of stamps.values()) bitmap?.close();
+    for (const { bitmap } of stamps.values()) bitmap.close?.();
     stamps.clear();
   }
 
@@ -147,7 +147,11 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       if (stamps.size >= MAX_STAMPS) forgetStamps();
       const width = Math.ceil(textWidth(text) * ratio) + 4;
       const height = Math.ceil(fontPx * 1.6 * ratio) + 4;
-      const surface = new OffscreenCanvas(width, height);
+      // An OffscreenCanvas's ImageBitmap where the browser has one (Safari before 16.4 has not):
+      // else a canvas of its own, which drawImage copies as well.
+      const surface = typeof OffscreenCanvas === 'function'
+        ? new OffscreenCanvas(width, height)
+        : Object.assign(document.createElement('canvas'), { width, height });
       const pen2d = surface.getContext('2d');
       pen2d.font = font;
       pen2d.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -155,7 +159,8 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       pen2d.textBaseline = 'middle';
       pen2d.fillStyle = INKS[ink];
       pen2d.fillText(text, width / 2 / ratio, height / 2 / ratio);
-      stamp = { bitmap: surface.transferToImageBitmap(), left: width / 2, top: height / 2 };
+      const bitmap = surface.transferToImageBitmap ? surface.transferToImageBitmap() : surface;
+      stamp = { bitmap, left: width / 2, top: height / 2 };
       stamps.set(key, stamp);
     }
     drawing.setTransform(1, 0, 0, 1, 0, 0);
