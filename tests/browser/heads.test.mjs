@@ -129,27 +129,36 @@ test('every slice is readable at every h, at 1280 and 375 px: as large as the fu
   }
 });
 
-test('at 1280 px, stepping h through 2, 4 and 8 moves nothing below the slices: the map, the sums and the lesson stay put', async () => {
-  // The focus title keeps room for the job line only h = 4 has, and the sum over the heads
-  // keeps room for a second line: a step that moved what follows would paint all of it again.
-  const { page, problems } = await session.openPage();
-  const view = headsFigure(page);
-  await view.figure.scrollIntoViewIfNeeded();
-  const places = [];
-  for (const k of [1, 2, 3, 2, 1]) {
-    await setK(page, view, k);
-    places.push(await view.figure.evaluate((figure) => {
-      const top = (selector) => Math.round(figure.querySelector(selector).getBoundingClientRect().top - figure.getBoundingClientRect().top);
-      return { h: figure.querySelector('[role=group][aria-label^="pick a head"]').children.length,
-        map: top('.heads-focus'), checks: top('.heads-checks'), count: top('.heads-count'),
-        height: Math.round(figure.getBoundingClientRect().height) };
-    }));
+test('at 1280, 375 and 320 px, stepping h through 2, 4 and 8 moves nothing below the thumbnails: the map, the sums and the lesson stay put', async () => {
+  // A split of fewer than 8 heads keeps the room of 8 thumbnails and of an 8-term sum (two rows
+  // of thumbnails on a phone), and the focus title keeps room for the job line only h = 4 has:
+  // a step that moved what follows would paint all of it again.
+  for (const [where, contextOptions] of [['1280 px', undefined], ['375 px', PHONE], ['320 px', { ...PHONE, viewport: { width: 320, height: 640 } }]]) {
+    const { page, problems } = await session.openPage(contextOptions ? { contextOptions } : {});
+    const view = headsFigure(page);
+    await view.figure.scrollIntoViewIfNeeded();
+    const places = [];
+    for (const k of [1, 2, 3, 2, 1]) {
+      await setK(page, view, k);
+      places.push(await view.figure.evaluate((figure) => {
+        const top = (selector) => Math.round(figure.querySelector(selector).getBoundingClientRect().top - figure.getBoundingClientRect().top);
+        const group = figure.querySelector('[role=group][aria-label^="pick a head"]');
+        return { h: group.querySelectorAll('button').length,
+          map: top('.heads-focus'), checks: top('.heads-checks'), count: top('.heads-count'),
+          height: Math.round(figure.getBoundingClientRect().height) };
+      }));
+    }
+    assert.deepEqual(places.map((p) => p.h), [2, 4, 8, 4, 2], where);
+    for (const place of places.slice(1)) {
+      assert.deepEqual({ ...place, h: 0 }, { ...places[0], h: 0 }, `${where}: h = ${place.h} against h = 2`);
+    }
+    // The kept room is empty to the eye and to a screen reader: every seen term is a number, and
+    // the sum reads as the h terms and their total.
+    const sum = await view.example.evaluate((output) => output.textContent.replace(/\s+/g, ' ').trim());
+    assert.match(sum, /^\d+\.\d{3} [+\u2212] \d+\.\d{3} = \d+\.\d{3}$/, `${where}: h = 2 reads "${sum}"`);
+    assert.equal(await view.figure.getByRole('button', { name: /^head \d, columns/ }).count(), 2, `${where}: two buttons at h = 2`);
+    assert.deepEqual(problems, []);
   }
-  assert.deepEqual(places.map((p) => p.h), [2, 4, 8, 4, 2]);
-  for (const place of places.slice(1)) {
-    assert.deepEqual({ ...place, h: 0 }, { ...places[0], h: 0 }, `h = ${place.h} against h = 2`);
-  }
-  assert.deepEqual(problems, []);
 });
 
 test('the prose\'s "show h = 4" link is one step: it sets h = 4 without reloading the page', async () => {

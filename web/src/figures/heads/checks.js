@@ -8,6 +8,8 @@ import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { formatCount, formatFixed, quoteToken } from '../../lib/format/index.js';
 
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
+const STEADY_TERMS = 8; // a sum of fewer terms keeps the room of 8 (heads.css, .heads-sum-term)
+const MAX_TERMS = 16; // the largest split, h = 16
 
 /** Entry-wise sum of several matrices of the same shape. */
 export function sumOf(matrices) {
@@ -36,7 +38,17 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
   const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
   const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
   const example = createReadout(checks, `${quoteToken(tokens[row])} \u2192 ${quoteToken(tokens[col])}, raw score`);
-  example.line.classList.add('heads-sum'); // keeps room for a longer sum (heads.css)
+  example.line.classList.add('heads-sum');
+  // The sum as one box per term and one for the total, made once: a step of h rewrites their
+  // text and moves the total after the last term; the empty places after it, up to 8 terms'
+  // worth, keep the room of a longer sum, so nothing below moves (heads.css).
+  const termsBox = htmlElement('span', { class: 'heads-sum-terms' }, null, example.output);
+  const terms = Array.from({ length: MAX_TERMS }, () => {
+    termsBox.append(' '); // read aloud and copied as "1.0 + 2.0", not "1.0+ 2.0"
+    return htmlElement('span', { class: 'heads-sum-term' }, null, termsBox);
+  });
+  const total = htmlElement('span', { class: 'heads-sum-term heads-sum-total' }, null, termsBox);
+  let termsShown = null;
 
   const countPanel = htmlElement('div', { class: 'heads-count' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'Parameters of the layer (no biases)', countPanel);
@@ -49,8 +61,13 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
       setText(sumCheck.output, formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3));
       setText(sumCheck.note, `(over all ${n * n} query\u2013key pairs, h = ${h})`);
       const at = row * n + col;
-      const parts = result.heads.map((head, s) => term(head.rawScores.data[at], s === 0));
-      setText(example.output, `${parts.join(' ')} = ${formatFixed(summed.data[at], 3)}`);
+      if (h !== termsShown) {
+        terms.forEach((box, s) => { box.hidden = s >= Math.max(h, STEADY_TERMS); });
+        termsBox.insertBefore(total, terms[h] ?? null);
+        termsShown = h;
+      }
+      terms.forEach((box, s) => setText(box, s < h ? term(result.heads[s].rawScores.data[at], s === 0) : ''));
+      setText(total, `= ${formatFixed(summed.data[at], 3)}`);
       setText(example.note, `(full-width head: ${formatFixed(full.rawScores.data[at], 3)})`);
 
       // Parameters: the core's count of the whole layer, and how it splits into matrices.
