@@ -190,7 +190,7 @@ class AttentionFigure extends HTMLElement {
     const initial = settingAttributes(this, name, this.#note);
     const state = createStore({
       search: prefixedSearch(name, initial),
-      writeSearch: (search, change) => this.#announce(mounted, change),
+      writeSearch: (searchNow, change) => this.#announce(mounted, change),
       onNotice: this.#note,
       askedBy: ASKED_BY,
       paramLabel: (param) => (param.startsWith(`${name}.`) ? param.slice(name.length + 1) : param),

@@ -70,9 +70,9 @@ async function start() {
   // The embed's URL names settings without the figure prefix the store uses.
   const state = createStore({
     search: prefixedSearch(figureName, [...params].filter(([name]) => !PRESENTATION_KEYS.includes(name))),
-    writeSearch: debounce((search) => {
+    writeSearch: debounce((searchNow) => {
       if (document.documentElement.dataset.launch !== undefined) return; // the LMS's URL is not ours
-      const own = new URLSearchParams([['figure', figureName], ...shown, ...unprefixedPairs(figureName, search)]);
+      const own = new URLSearchParams([['figure', figureName], ...shown, ...unprefixedPairs(figureName, searchNow())]);
       history.replaceState(history.state, '', `${location.pathname}?${own}`);
     }, URL_WRITE_DELAY_MS),
     onNotice: showNotice,

@@ -27,8 +27,8 @@ for (const formula of document.querySelectorAll('.tex-display')) {
 
 const state = createStore({
   search: location.search,
-  writeSearch: debounce((search) => {
-    history.replaceState(history.state, '', `${location.pathname}${search}${location.hash}`);
+  writeSearch: debounce((searchNow) => {
+    history.replaceState(history.state, '', `${location.pathname}${searchNow()}${location.hash}`);
   }, URL_WRITE_DELAY_MS),
   onNotice: showNotice,
 });

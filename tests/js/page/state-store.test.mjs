@@ -8,7 +8,7 @@ import { createStore } from '../../../web/src/lib/state/store.js';
 function storeWith(search) {
   const notices = [];
   const writes = [];
-  const store = createStore({ search, onNotice: (m) => notices.push(m), writeSearch: (s) => writes.push(s) });
+  const store = createStore({ search, onNotice: (m) => notices.push(m), writeSearch: (searchNow) => writes.push(searchNow()) });
   return { store, notices, writes };
 }
 

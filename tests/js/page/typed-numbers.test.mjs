@@ -65,7 +65,7 @@ test('cost: "same as n" is an on/off setting; links that said yes or no still re
   const open = (search) => {
     const notices = [];
     const written = [];
-    const state = createStore({ search, onNotice: (text) => notices.push(text), writeSearch: (text) => written.push(text) });
+    const state = createStore({ search, onNotice: (text) => notices.push(text), writeSearch: (searchNow) => written.push(searchNow()) });
     state.constrain('cost', resolveSettings);
     state.defineAll(SETTINGS);
     return { state, notices, written };

@@ -12,7 +12,8 @@ export const MAX_LOG2 = 10; // widths 2^1 … 2^10
 
 /**
  * Builds the view in `part`; returns draw({ keys, trials, result, flat, computing }, k, run),
- * run: { seed, fullTrials } (the experiment's fixed settings, for the note).
+ * run: { seed, fullTrials } (the experiment's fixed settings, for the note), and drawNote(shown,
+ * run), the note alone.
  */
 export function createExperimentView(part) {
   const trialsNote = htmlElement('p', { class: 'why-scale-trials' }, null, part);
@@ -90,5 +91,7 @@ export function createExperimentView(part) {
       drawReadouts(shown, k);
       drawNote(shown, run);
     },
+    /** Only the note under the plots (what is shown is the same; whether more is coming is not). */
+    drawNote,
   };
 }

@@ -120,7 +120,14 @@ export function createWidthExperiment(body, { lab, state, lifetime, keysKey, mar
       show(keys, FULL_TRIALS, fullResults.get(keys));
       return;
     }
-    if (!preview(true)) return;
+    if (shown && shown.keys === keys && !shown.computing) {
+      // The preview of these keys is on screen already (a drag's, or a key press's from the
+      // frame before its release): say that the full run is coming, without running it again.
+      shown = { ...shown, computing: true };
+      view.drawNote(shown, { seed: SEED, fullTrials: FULL_TRIALS });
+    } else if (!(shown && shown.keys === keys) && !preview(true)) {
+      return;
+    }
     // Key presses come in runs: the full run waits until they pause, so that its pieces never
     // hold up the next press (each press has its preview at once).
     if (after > 0) {

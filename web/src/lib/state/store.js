@@ -139,8 +139,10 @@ function callListeners({ schemas, values, listeners }, keys) {
 /**
  * @param {object} hooks
  * @param {string} [hooks.search]    the initial query string, e.g. location.search
- * @param {(search: string, change: { origin: string, initial: boolean }) => void} [hooks.writeSearch]
- *   called with the new query string and where the change came from: `origin` as set() and
+ * @param {(searchNow: () => string, change: { origin: string, initial: boolean }) => void} [hooks.writeSearch]
+ *   called after a change with a function that returns the query string of the values as they
+ *   are when it is called (a hook that waits, as the address bar's does, spells it once for a
+ *   run of key presses instead of once per press), and where the change came from: `origin` as set() and
  *   setMany() were given it (CONTROL for a figure's own control), `initial` true when defineAll
  *   writes back the values it had to fix on load
  * @param {(message: string) => void} [hooks.onNotice]   user-facing messages about fixed values
@@ -160,7 +162,8 @@ export function createStore({
   const { validate, initialValue } = createReader({ onNotice, paramLabel, askedBy, initialParams });
 
   const resolveFits = (keys, origin) => moveToFit({ schemas, values, constraints, paramLabel, onNotice, validate }, keys, origin);
-  const writeUrl = (origin, initial = false) => writeSearch(searchFor(schemas, values, initialParams), { origin, initial });
+  const searchNow = () => searchFor(schemas, values, initialParams);
+  const writeUrl = (origin, initial = false) => writeSearch(searchNow, { origin, initial });
 
   const store = {
     /**
