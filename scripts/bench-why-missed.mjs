@@ -54,12 +54,14 @@ export function whyMissed({ budgets, budgetTime: t, native, page, machine }) {
   // time goes in each, from traces and profiles of the presses (2026-12-03, 1280 and 375 px).
   const whereItGoes = {
     tau: 'The core\'s part is microseconds. The rest: the handler recolours the map and the bars (about 2 ms with ' +
-      'the store and the readouts), and the frame paints them and hands the map\'s canvas to the compositor.',
+      'the store and the readouts), and the frame paints them and hands the map\'s canvas to the compositor. With the ' +
+      'figure\'s drawing switched off, the bare slider in the figure already costs 2.0× an empty page\'s at 375 px (1.6× ' +
+      'at 1280 px); the map\'s update adds about 0.5 ms, the bars 0.4 ms, the lines 0.1 ms (A/B at 375 px).',
     heads: 'The core\'s part (multiHead at h = 8) is about 0.1 ms. The handler shows the new split: its thumbnails ' +
       'go in, the large map is drawn anew (64 cells and numbers) and its cells renamed, the titles and sums rewritten ' +
-      '(about 2 ms); the frame then lays out and paints the new thumbnails and the map. At 375 px the split\'s ' +
-      'thumbnails take a second row, and a page of this size costs each frame about 1.5× an empty page\'s even for a ' +
-      'bare slider.',
+      '(about 2 ms); the frame then lays out and paints the new thumbnails and the map. Every split up to 8 keeps the ' +
+      'same room, so nothing below moves (at 375 px, where it moved, a press cost 1.3 ms more); a page of this size ' +
+      'costs each frame about 1.5× an empty page\'s even for a bare slider.',
     keys: 'The core\'s part is the preview run, about 0.8 ms (10 widths × T trials × m keys, near 32,000 sampled ' +
       'scores); the two plots and five readouts take about 0.9 ms more, and the frame paints the plots.',
   };
