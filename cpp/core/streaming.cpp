@@ -96,14 +96,23 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   // o sums e^{c(s − μ)}·v over up to m keys before it is divided by ℓ, so with values near the
   // type's largest it can overflow where the direct form, which normalises first, cannot. Such
   // values are divided by a power of two (exact) for the sums, and the output multiplied back.
-  int value_exponent = 0;
+  // Each column by its own: an output column is a weighted mean of its value column alone, and
+  // one power for all of V flushed a column of tiny values to zero beside a column of huge ones
+  // (found by the fuzzer: an output outside its column's range).
+  Eigen::VectorXi column_exponents;  // empty: V is used as it is
   Rows<Scalar> V_scaled;
   if (largest_v * static_cast<double>(m) > kLargest / 4) {
-    std::frexp(largest_v, &value_exponent);  // largest_v < 2^value_exponent
-    V_scaled = (V.template cast<double>() * std::ldexp(1.0, -value_exponent)).template cast<Scalar>();
+    column_exponents.setZero(dv);
+    V_scaled.resize(m, dv);
+    for (Eigen::Index col = 0; col < dv; ++col) {
+      const double column_largest = static_cast<double>(V.col(col).cwiseAbs().maxCoeff());
+      if (column_largest > 0) std::frexp(column_largest, &column_exponents(col));  // < 2^exponent
+      V_scaled.col(col) = (V.col(col).template cast<double>() * std::ldexp(1.0, -column_exponents(col))).template cast<Scalar>();
+    }
   }
-  const Scalar* v = value_exponent != 0 ? V_scaled.data() : V.data();
-  const Eigen::Index ldv = value_exponent != 0 ? V_scaled.outerStride() : V.outerStride();
+  const bool scaled = column_exponents.size() > 0;
+  const Scalar* v = scaled ? V_scaled.data() : V.data();
+  const Eigen::Index ldv = scaled ? V_scaled.outerStride() : V.outerStride();
 
   Rows<Scalar> output = Rows<Scalar>::Zero(n, dv);  // o, then o / ℓ
   Rows<Scalar> S(kQueryBlock, key_tile);            // one tile of scores, then of their exponentials
@@ -164,8 +173,8 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
     // pass 5: normalise, output = o / ℓ (ℓ ≥ 1: the row's maximum contributes exp(0))
     for (Eigen::Index r = 0; r < rows; ++r) k.scale(o + r * dv, dv, static_cast<Scalar>(1.0 / running_sum(r)));
   }
-  if (value_exponent != 0) {
-    output = (output.template cast<double>() * std::ldexp(1.0, value_exponent)).template cast<Scalar>();
+  for (Eigen::Index col = 0; col < column_exponents.size(); ++col) {
+    output.col(col) = (output.col(col).template cast<double>() * std::ldexp(1.0, column_exponents(col))).template cast<Scalar>();
   }
   return output;
 }

@@ -128,6 +128,40 @@ TEST(Streaming, ValuesNearTheLargestNumberStayFinite) {
   EXPECT_NEAR(streamed32(0, 0) / 8e37, 1.0, 1e-5);
 }
 
+TEST(Streaming, TinyValuesBesideHugeOnesKeepTheirColumnsRange) {
+  // Found by the fuzzer: values near the largest number in one column had the whole of V divided
+  // by one power of two, which flushed a column of tiny values to zero, so that column's output
+  // (a weighted mean of values all above 1e-300) came out 0.
+  const Eigen::Index m = 6;
+  const Matrix Q = rows({{0.5, 0.0}, {0.0, 0.5}});
+  const Matrix K = random_rows(m, 2, 3);
+  Matrix V(m, 2);
+  for (Eigen::Index j = 0; j < m; ++j) {
+    V(j, 0) = (j % 2 == 0 ? 4.0e307 : -4.0e307);
+    V(j, 1) = (1.0 + static_cast<double>(j)) * 1e-300;
+  }
+  const Matrix streamed = streaming_attention(Q, K, V, StreamingOptions{});
+  const Matrix direct = attention(Q, K, V).output;
+  for (Eigen::Index i = 0; i < direct.rows(); ++i) {
+    EXPECT_GE(streamed(i, 1), 1e-300) << i;
+    EXPECT_LE(streamed(i, 1), 6e-300) << i;
+    EXPECT_NEAR(streamed(i, 1) / direct(i, 1), 1.0, 1e-12) << i;
+    EXPECT_NEAR(streamed(i, 0) / 1e307, direct(i, 0) / 1e307, 1e-12) << i;
+  }
+  // float32: 8e37 (about the largest the direct form takes) beside 1e-30.
+  MatrixF V32(m, 2);
+  for (Eigen::Index j = 0; j < m; ++j) {
+    V32(j, 0) = (j % 2 == 0 ? 8.0e37f : -8.0e37f);
+    V32(j, 1) = (1.0f + static_cast<float>(j)) * 1e-30f;
+  }
+  const MatrixF streamed32 = streaming_attention(to_float(Q), to_float(K), V32, StreamingOptions{});
+  const MatrixF direct32 = attention(to_float(Q), to_float(K), V32).output;
+  for (Eigen::Index i = 0; i < direct32.rows(); ++i) {
+    EXPECT_GE(streamed32(i, 1), 1e-30f) << i;
+    EXPECT_NEAR(streamed32(i, 1) / direct32(i, 1), 1.0f, 1e-5f) << i;
+  }
+}
+
 TEST(Streaming, AHugeTemperatureGivesUniformRowsNotNaN) {
   // Found by the fuzzer: τ = scale = 1e200 made 1/(τ·scale) round to 0, and 0·(−∞) is NaN.
   const Matrix Q = rows({{-4.0}, {2.0}});
