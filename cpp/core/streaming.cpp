@@ -98,15 +98,17 @@ Rows<Scalar> stream(RowsIn<Scalar> Q, RowsIn<Scalar> K, RowsIn<Scalar> V, const 
   // values are divided by a power of two (exact) for the sums, and the output multiplied back.
   // Each column by its own: an output column is a weighted mean of its value column alone, and
   // one power for all of V flushed a column of tiny values to zero beside a column of huge ones
-  // (found by the fuzzer: an output outside its column's range).
+  // (found by the fuzzer: an output outside its column's range). Only ever divided: a column of
+  // values below 1 stays as it is (2^1074, to lift the smallest, is no double).
   Eigen::VectorXi column_exponents;  // empty: V is used as it is
   Rows<Scalar> V_scaled;
   if (largest_v * static_cast<double>(m) > kLargest / 4) {
     column_exponents.setZero(dv);
     V_scaled.resize(m, dv);
     for (Eigen::Index col = 0; col < dv; ++col) {
-      const double column_largest = static_cast<double>(V.col(col).cwiseAbs().maxCoeff());
-      if (column_largest > 0) std::frexp(column_largest, &column_exponents(col));  // < 2^exponent
+      int exponent = 0;  // the column's largest |v| < 2^exponent
+      std::frexp(static_cast<double>(V.col(col).cwiseAbs().maxCoeff()), &exponent);
+      column_exponents(col) = std::max(exponent, 0);
       V_scaled.col(col) = (V.col(col).template cast<double>() * std::ldexp(1.0, -column_exponents(col))).template cast<Scalar>();
     }
   }

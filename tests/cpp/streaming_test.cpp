@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "attention.hpp"
 #include "attention_f32.hpp"
@@ -147,6 +148,17 @@ TEST(Streaming, TinyValuesBesideHugeOnesKeepTheirColumnsRange) {
     EXPECT_LE(streamed(i, 1), 6e-300) << i;
     EXPECT_NEAR(streamed(i, 1) / direct(i, 1), 1.0, 1e-12) << i;
     EXPECT_NEAR(streamed(i, 0) / 1e307, direct(i, 0) / 1e307, 1e-12) << i;
+  }
+  // A column of the smallest denormals beside the huge one: kept as it is (lifting it to 1 would
+  // take 2^1074, which overflows), not turned into Infinity.
+  Matrix W = V;
+  W.col(1).setConstant(std::numeric_limits<double>::denorm_min());
+  const Matrix streamed_tiny = streaming_attention(Q, K, W, StreamingOptions{});
+  ASSERT_TRUE(streamed_tiny.allFinite());
+  for (Eigen::Index i = 0; i < streamed_tiny.rows(); ++i) {
+    // A weighted mean of equal values, within the rounding of a product with the smallest denormal.
+    EXPECT_GE(streamed_tiny(i, 1), 0.0) << i;
+    EXPECT_LE(streamed_tiny(i, 1), 2 * std::numeric_limits<double>::denorm_min()) << i;
   }
   // float32: 8e37 (about the largest the direct form takes) beside 1e-30.
   MatrixF V32(m, 2);
