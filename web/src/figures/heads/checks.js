@@ -8,8 +8,6 @@ import { htmlElement, setText } from '../../lib/dom/elements.js';
 import { formatCount, formatFixed, quoteToken } from '../../lib/format/index.js';
 
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
-const STEADY_TERMS = 8; // a sum of fewer terms keeps the room of 8 (heads.css, .heads-sum-term)
-const MAX_TERMS = 16; // the largest split, h = 16
 
 /** Entry-wise sum of several matrices of the same shape. */
 export function sumOf(matrices) {
@@ -29,10 +27,11 @@ function term(value, first) {
 /**
  * @param {HTMLElement} body
  * @param {object} options  lab, sentence, full (the full-width head), pair: [row, col] (the
- *   query–key pair written out, "it" → "cat")
+ *   query–key pair written out, "it" → "cat"), steadySplit (a sum of fewer terms keeps the room
+ *   of this many, heads.css), largestSplit (the most terms a sum can have)
  * @returns {{ render(result: object, summed: object, h: number): void }}
  */
-export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] }) {
+export function createLayerChecks(body, { lab, sentence, full, pair: [row, col], steadySplit, largestSplit }) {
   const { tokens, n } = sentence;
   const width = sentence.WQ.cols;
   const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
@@ -43,7 +42,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
   // text and moves the total after the last term; the empty places after it, up to 8 terms'
   // worth, keep the room of a longer sum, so nothing below moves (heads.css).
   const termsBox = htmlElement('span', { class: 'heads-sum-terms' }, null, example.output);
-  const terms = Array.from({ length: MAX_TERMS }, () => {
+  const terms = Array.from({ length: largestSplit }, () => {
     termsBox.append(' '); // read aloud and copied as "1.0 + 2.0", not "1.0+ 2.0"
     return htmlElement('span', { class: 'heads-sum-term' }, null, termsBox);
   });
@@ -62,7 +61,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col] 
       setText(sumCheck.note, `(over all ${n * n} query\u2013key pairs, h = ${h})`);
       const at = row * n + col;
       if (h !== termsShown) {
-        terms.forEach((box, s) => { box.hidden = s >= Math.max(h, STEADY_TERMS); });
+        terms.forEach((box, s) => { box.hidden = s >= Math.max(h, steadySplit); });
         termsBox.insertBefore(total, terms[h] ?? null);
         termsShown = h;
       }

@@ -21,6 +21,9 @@ import './heads.css'; // this figure's styles, bundled into styles.css
 const K_MAX = 4; // h = 1, 2, 4, 8, 16: every one divides the toy width 64
 const K_DEFAULT = 1; // h = 2, the lesson's default
 const H_MAX = 2 ** K_MAX;
+// Splits up to this many heads take the same room (thumbnails and the sum's terms), so that
+// stepping h through 2, 4 and 8 moves nothing below them; see slices.js and checks.js.
+const STEADY_SPLIT = 8;
 
 /** The figure's settings, as the store, the links and the README's table know them. */
 export const SETTINGS = {
@@ -116,9 +119,9 @@ export function mount(element, { lab, state, lifetime }) {
   drawFullHead(panels, { lab, sentence, full, IT });
   const CAT = lab.rowStats(full.weights).argmax[IT];
   const slices = createSlicesPanel(panels, {
-    sentence, row: IT, onPick: (s) => state.set('heads.head', s), onSplit: offerSlices,
+    sentence, row: IT, steadySplit: STEADY_SPLIT, onPick: (s) => state.set('heads.head', s), onSplit: offerSlices,
   });
-  const checks = createLayerChecks(body, { lab, sentence, full, pair: [IT, CAT] });
+  const checks = createLayerChecks(body, { lab, sentence, full, pair: [IT, CAT], steadySplit: STEADY_SPLIT, largestSplit: H_MAX });
   drawPaperTable(body);
   const problem = createFigureProblem(body);
 

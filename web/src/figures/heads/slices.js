@@ -13,12 +13,6 @@ import { formatWeight, quoteToken } from '../../lib/format/index.js';
 import { isEvenRow, keysAtMax } from '../../lib/format/row-focus.js';
 
 const JOBS_AT = 4; // the core names what each slice does at h = 4
-// Splits up to this many heads take the same room: a smaller split fills the rest of it with
-// spacers the size of a thumbnail, so stepping h through 2, 4 and 8 wraps the thumbnails into
-// the same rows at every width, and moves neither the large map nor anything below it. (A
-// step that moved the lesson below painted all of it again: 5.7 against 4.0 ms of work per
-// press of h = 4 ↔ 8 at 375 px, where eight thumbnails take two rows.)
-const STEADY_SPLIT = 8;
 
 /**
  * An n×n map of weights as a tiny picture, one pixel per cell, for a CSS background (set
@@ -44,11 +38,15 @@ function miniatureUrl(weights, n) {
 /**
  * @param {HTMLElement} panels  where the panel goes
  * @param {object} options  sentence (the toy sentence), row (the row to highlight, "it"),
+ *   steadySplit (a split of fewer heads fills the rest of this many thumbnails' room with
+ *   spacers, so that stepping h through 2, 4 and 8 wraps them into the same rows at every width
+ *   and moves nothing below: a step that moved the lesson painted all of it again, 5.7 against
+ *   4.0 ms of work per press of h = 4 ↔ 8 at 375 px, where eight thumbnails take two rows),
  *   onPick(s) (a thumbnail pressed), onSplit(h) (a new split shown, e.g. to offer its heads)
  * @returns {{ show(h: number, picked: number, result: object, rowStats: Function): void }}  rowStats:
  *   the core's row statistics of a matrix (lab.rowStats)
  */
-export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
+export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, onSplit }) {
   const { tokens, n, tokenNames, jobs } = sentence;
   const width = sentence.WQ.cols;
   const panel = htmlElement('div', { class: 'figure-panel' }, null, panels);
@@ -65,7 +63,7 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
     'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
 
   const thumbSets = new Map();
-  const spacers = Array.from({ length: STEADY_SPLIT - 1 }, () => makeSpacer());
+  const spacers = Array.from({ length: steadySplit - 1 }, () => makeSpacer());
   let thumbButtons = []; // { button, context, drawn } per head of the split shown
   let shownH = null;
   let focusedHead = null; // which head of which split the large map shows, as "s/h"
@@ -98,15 +96,15 @@ export function createSlicesPanel(panels, { sentence, row, onPick, onSplit }) {
   function makeSpacer() {
     const spacer = htmlElement('span', { class: 'heads-thumbnail heads-thumbnail-spacer', 'aria-hidden': 'true' });
     htmlElement('span', { class: 'heads-thumbnail-map' }, null, spacer);
-    htmlElement('span', { class: 'heads-thumbnail-name' }, `head ${STEADY_SPLIT - 1}`, spacer);
+    htmlElement('span', { class: 'heads-thumbnail-name' }, `head ${steadySplit - 1}`, spacer);
     return spacer;
   }
 
-  /** Shows the thumbnails of an h-way split (made the first time), with spacers up to 8. */
+  /** Shows the thumbnails of an h-way split (made the first time), with spacers up to steadySplit. */
   function showSplit(h) {
     if (!thumbSets.has(h)) thumbSets.set(h, makeThumbnails(h));
     thumbButtons = thumbSets.get(h);
-    thumbnails.replaceChildren(...thumbButtons.map((thumb) => thumb.button), ...spacers.slice(0, Math.max(0, STEADY_SPLIT - h)));
+    thumbnails.replaceChildren(...thumbButtons.map((thumb) => thumb.button), ...spacers.slice(0, Math.max(0, steadySplit - h)));
     thumbnails.hidden = h === 1;
     onSplit(h);
   }
