@@ -17,8 +17,8 @@
 // Usage: node scripts/bench-page.mjs [--events 500] [--no-lighthouse] [--learn-only]   (after node scripts/build-web.mjs)
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -152,8 +152,9 @@ async function lighthouse(url, formFactor) {
   const out = join(OUT, `lighthouse-${formFactor}.json`);
   const flags = ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  const tmp = join(ROOT, 'build/tmp', `lighthouse-${process.pid}`);
-  mkdirSync(tmp, { recursive: true });
+  // Under the system's temp folder: the Chromium Lighthouse starts keeps a Unix socket there,
+  // whose path a clone in a deep folder would make too long (scripts/chromium.mjs).
+  const tmp = mkdtempSync(join(tmpdir(), 'attention-lab-lighthouse-'));
   try {
     await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/lighthouse/cli/index.js'), url,
       '--quiet', '--output=json', `--output-path=${out}`, '--only-categories=performance',

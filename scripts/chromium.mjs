@@ -2,12 +2,10 @@
 // which cannot download a browser of its own here. Chromium and Playwright leave profile
 // folders in $TMPDIR, so both are pointed at a private folder that close() deletes.
 
-import { mkdirSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-
-const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -22,8 +20,10 @@ const FLAGS = [
  * extraArgs: more command-line flags (the page benchmark turns off the frame-rate limit).
  */
 export async function launchChromium({ extraArgs = [] } = {}) {
-  const tmpDir = join(ROOT, 'build', 'tmp', `chromium-${process.pid}-${Date.now()}`);
-  mkdirSync(tmpDir, { recursive: true });
+  // Under the system's temp folder, not the clone's build/: Chromium keeps a Unix socket in
+  // its profile, and a socket's path may hold at most 107 bytes, which a clone in a deep
+  // folder outgrows (a clone in /tmp/tmp.XXXXXXXXXX/repo failed every browser test so).
+  const tmpDir = mkdtempSync(join(tmpdir(), 'attention-lab-chromium-'));
   const previousTmp = process.env.TMPDIR;
   process.env.TMPDIR = tmpDir; // Playwright's own profile folder follows os.tmpdir()
   let browser;
