@@ -17,7 +17,7 @@
 import { parseArgs } from 'node:util';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
-import { DESKTOP, PHONE, instrument, openPage, pressAll } from './bench-page-probe.mjs';
+import { DESKTOP, PHONE, openEmptyPage, openPage, pressAll } from './bench-page-probe.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -44,11 +44,7 @@ function backAndForth(run) {
 }
 
 async function emptyPage(browser) {
-  const page = await (await browser.newContext(contextOptions)).newPage();
-  await page.setContent('<input type="range" id="r" aria-label="r" min="0" max="100" value="50"><output id="o"></output>'
-    + '<script>r.addEventListener("input", () => { o.textContent = r.value; });</script>');
-  await page.evaluate(instrument);
-  await page.focus('#r');
+  const { page } = await openEmptyPage(browser, 1, { contextOptions });
   return { page, keys: backAndForth(20) };
 }
 

@@ -65,17 +65,35 @@ const quantile = (values, q) => {
 };
 export const round = (x, digits = 1) => (x === null ? null : Number(x.toFixed(digits)));
 
+async function throttle(context, page, cpuSlowdown) {
+  if (cpuSlowdown <= 1) return;
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+}
+
 export async function openPage(browser, url, cpuSlowdown = 1, { embed = false, contextOptions = DESKTOP } = {}) {
   const context = await browser.newContext(contextOptions);
   const page = await context.newPage();
   await page.addInitScript(instrument);
-  if (cpuSlowdown > 1) {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-  }
+  await throttle(context, page, cpuSlowdown);
   await page.goto(url);
   if (embed) await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', null, { timeout: 120000 });
   else await page.waitForFunction(() => window.benchProbe.ready !== null, null, { timeout: 120000 });
+  return { page, context };
+}
+
+/**
+ * The empty page every row of presses is set beside: one bare range input that writes its
+ * value, probed, with the focus on it. Options as openPage's.
+ */
+export async function openEmptyPage(browser, cpuSlowdown = 1, { contextOptions = DESKTOP } = {}) {
+  const context = await browser.newContext(contextOptions);
+  const page = await context.newPage();
+  await throttle(context, page, cpuSlowdown);
+  await page.setContent('<input type="range" id="r" aria-label="r" min="0" max="100" value="50"><output id="o"></output>'
+    + '<script>r.addEventListener("input", () => { o.textContent = r.value; });</script>');
+  await page.evaluate(instrument); // an init script does not run for setContent's page
+  await page.focus('#r');
   return { page, context };
 }
 

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CHROMIUM_PATH, launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
-import { DESKTOP, PHONE, instrument, joined, openPage, pressAll, round, summary } from './bench-page-probe.mjs';
+import { DESKTOP, PHONE, joined, openEmptyPage, openPage, pressAll, round, summary } from './bench-page-probe.mjs';
 import { learnMarkdown, measureLearn } from './bench-page-learn.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -64,24 +64,12 @@ async function measureLoad(browser, url, cpuSlowdown) {
  * presses themselves (pressAll), to be pooled with another run.
  */
 async function measureBaseline(browser, { contextOptions = DESKTOP, cpuSlowdown = 1, events = EVENTS } = {}) {
-  const context = await browser.newContext(contextOptions);
-  const page = await context.newPage();
-  await throttle(context, page, cpuSlowdown);
-  await page.setContent('<input type="range" id="r" aria-label="r" min="0" max="100" value="50"><output id="o"></output>'
-    + '<script>r.addEventListener("input", () => { o.textContent = r.value; });</script>');
-  await page.evaluate(instrument); // an init script does not run for setContent's page
-  await page.focus('#r');
+  const { page, context } = await openEmptyPage(browser, cpuSlowdown, { contextOptions });
   const keys = [];
   while (keys.length < events) keys.push(...Array(20).fill('ArrowRight'), ...Array(20).fill('ArrowLeft'));
   const presses = await pressAll(page, keys.slice(0, events));
   await context.close();
   return presses;
-}
-
-async function throttle(context, page, cpuSlowdown) {
-  if (cpuSlowdown <= 1) return;
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
 }
 
 /**
@@ -208,11 +196,9 @@ function markdown(result) {
       ].filter(Boolean).join('; ');
       lines.push(`| ${name} (${r.events}) | ${r.medianMs} ms | ${r.p95Ms} ms | ${r.workMedianMs} ms | ${r.workP95Ms} ms | ${judged ? `${ratio}×` : '1×'} | ${verdict} |`);
     };
-    row('empty page: a bare range input', condition.baseline, false);
-    if (condition.baselineBefore) {
-      lines[lines.length - 1] = lines[lines.length - 1].replace('empty page: a bare range input',
-        `empty page: a bare range input, before and after the page (work ${condition.baselineBefore.workMedianMs} and ${condition.baselineAfter.workMedianMs} ms)`);
-    }
+    const around = condition.baselineBefore
+      ? `, before and after the page (work ${condition.baselineBefore.workMedianMs} and ${condition.baselineAfter.workMedianMs} ms)` : '';
+    row(`empty page: a bare range input${around}`, condition.baseline, false);
     row('τ slider', condition.tau, true);
     row('head split to h = 8', condition.headsToEight, true);
     row('width experiment keys slider', condition.widthExperimentKeys, true);
