@@ -113,6 +113,51 @@ test('heat map: printed values switch off and on, the cells keep their names and
   await context.close();
 });
 
+test('heat map: a bitmap repainted cell by cell or all at once matches one drawn once', async () => {
+  // A few changed cells are cleared and painted one by one; many changed cells clear and paint
+  // the whole bitmap (canvas.js). Either way the pixels must be those of a map that drew the
+  // final matrix once, at a pixel ratio of 2 where cell edges fall between device pixels.
+  const context = await session.browser.newContext({ deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setContent('<!doctype html><html lang="en"><body><div id="a"></div><div id="b"></div></body></html>');
+  await page.addScriptTag({ content: await bundleLib() });
+  const result = await page.evaluate(() => {
+    const n = 6;
+    const matrix = (f) => ({ rows: n, cols: n, data: Array.from({ length: n * n }, (_, k) => f(k)) });
+    const options = (label) => ({ rowLabels: [...'abcdef'], colLabels: [...'uvwxyz'], label });
+    const stepped = window.lib.createHeatmap(document.getElementById('a'), options('stepped'));
+    const once = window.lib.createHeatmap(document.getElementById('b'), options('once'));
+    const first = matrix((k) => ((k * 7) % 36) / 36);
+    stepped.update(first);
+    const few = matrix((k) => (k % 9 === 0 ? 0.99 - first.data[k] : first.data[k])); // 4 of 36 change
+    stepped.update(few);
+    const final = matrix((k) => (k % 11 === 3 ? null : ((k * 5) % 36) / 36)); // nearly all change
+    stepped.update(few); // nothing changes
+    stepped.update(final);
+    const last = matrix((k) => (k === 20 ? 0.5 : final.data[k])); // one cell changes
+    stepped.update(last);
+    once.update(last);
+    const pixels = (id) => {
+      const canvas = document.querySelector(`#${id} canvas`);
+      return { size: [canvas.width, canvas.height], data: Array.from(canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data) };
+    };
+    const a = pixels('a');
+    const b = pixels('b');
+    let differing = 0;
+    for (let k = 0; k < a.data.length; k += 1) if (a.data[k] !== b.data[k]) differing += 1;
+    const painted = a.data.filter((v, k) => k % 4 === 3 && v > 0).length;
+    return { sizes: [a.size, b.size], differing, painted, total: a.data.length / 4 };
+  });
+  assert.deepEqual(result.sizes[0], result.sizes[1]);
+  assert.ok(result.sizes[0][0] > 100, `a bitmap at ratio 2 (${result.sizes[0]})`);
+  assert.ok(result.painted > result.total / 3, `the cells are painted (${result.painted} of ${result.total} pixels)`);
+  assert.equal(result.differing, 0, 'the stepped map\u2019s pixels equal the map drawn once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('plot: series, legend, log2 axis and marker', async () => {
   const { page, context, errors } = await blankPage();
   const result = await page.evaluate(() => {
