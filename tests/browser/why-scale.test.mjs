@@ -186,6 +186,42 @@ test('while a keys drag is in progress a cheaper preview is shown; letting go co
   assert.deepEqual(problems, []);
 });
 
+test('a drag back over settings already run shows their full run, or the same preview', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  await settled(view);
+  const note = () => view.figure.locator('.why-scale-trials').innerText();
+  const readout = () => view.unscaledMax.innerText();
+  const start = Number(await view.keys.inputValue()); // 10 keys, its full run done
+  // A drag: input events without change (the slider's own value, not the number of keys).
+  const drag = (steps) => view.keys.evaluate((input, value) => {
+    input.value = String(value);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }, start + steps);
+  const frame = () => page.evaluate(() => new Promise((done) => { requestAnimationFrame(() => setTimeout(done, 0)); }));
+  const fullAt10 = await readout();
+  await drag(20);
+  await frame();
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '30');
+  const previewAt30 = await readout();
+  const noteAt30 = await note();
+  assert.match(noteAt30, /^Preview from T = 107 random queries per width while the slider moves/);
+  await drag(21);
+  await frame();
+  assert.notEqual(await readout(), previewAt30, 'another setting, other numbers');
+  // Back to 30: its preview again, the same numbers; back to 10: its full run, not a preview.
+  await drag(20);
+  await frame();
+  assert.equal(await readout(), previewAt30);
+  assert.equal(await note(), noteAt30);
+  await drag(0);
+  await frame();
+  assert.equal(await view.keys.getAttribute('aria-valuetext'), '10');
+  assert.equal(await readout(), fullAt10);
+  assert.match(await note(), /^Averages over T = 2000 random queries per width, each against 10 random keys/);
+  assert.deepEqual(problems, []);
+});
+
 test('a link restores keys, marker and width', async () => {
   const { page, problems } = await session.openPage({ search: '?why-scale.keys=20&why-scale.marker=3&why-scale.dk=256' });
   const view = whyScaleFigure(page);

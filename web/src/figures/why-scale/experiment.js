@@ -3,7 +3,8 @@
 // widthExperiment at m = 64 and 2000 trials took about 100 ms in Chromium on the build machine,
 // too slow for a key press or a tick of a drag: the figure answers at once with a preview from
 // fewer trials, and the full run follows in pieces. The preview's work grows with m·T, so T
-// shrinks as m grows (200 up to 16 keys, 50 at 64), keeping it near 2 ms.
+// shrinks as m grows (200 up to 16 keys, 50 at 64), keeping it near 1 ms. Both are kept per m:
+// a drag back over a setting shows its full run if it has one, else its preview again.
 
 import { createSlider } from '../../lib/controls/slider.js';
 import { yieldToBrowser } from '../../lib/dom/yield.js';
@@ -78,6 +79,9 @@ export function createWidthExperiment(body, { lab, state, lifetime, keysKey, mar
   const problem = createFigureProblem(part);
 
   const fullResults = new Map(); // keys m → the experiment at FULL_TRIALS, computed once
+  // keys m → its preview, computed once: the same seed gives the same numbers, so a drag that
+  // comes back over a setting shows it again without running it again (at most 63 of them).
+  const previews = new Map();
   let shown = null; // { keys, trials, result, flat, computing }
   let previewFrame = 0;
   let runNumber = 0; // number of the latest full run: a newer run (or a preview) ends an older one
@@ -99,12 +103,20 @@ export function createWidthExperiment(body, { lab, state, lifetime, keysKey, mar
     problem.clear();
   }
 
-  /** The cheap run (all widths in one call of a few milliseconds), shown while a drag moves. */
+  /**
+   * The cheap run (all widths in one call of about a millisecond), shown while a drag moves;
+   * at a setting whose full run is done, that run instead.
+   */
   function preview(computing = false) {
     const keys = state.get(keysKey);
+    if (fullResults.has(keys)) {
+      show(keys, FULL_TRIALS, fullResults.get(keys));
+      return true;
+    }
     try {
       const trials = previewTrials(keys);
-      show(keys, trials, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED }), computing);
+      if (!previews.has(keys)) previews.set(keys, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED }));
+      show(keys, trials, previews.get(keys), computing);
       return true;
     } catch (error) {
       problem.show(error, 'run the experiment');
