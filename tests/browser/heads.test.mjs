@@ -143,14 +143,23 @@ test('at 1280, 375 and 320 px, stepping h through 2, 4 and 8 moves nothing below
       places.push(await view.figure.evaluate((figure) => {
         const top = (selector) => Math.round(figure.querySelector(selector).getBoundingClientRect().top - figure.getBoundingClientRect().top);
         const group = figure.querySelector('[role=group][aria-label^="pick a head"]');
-        return { h: group.querySelectorAll('button').length,
+        const buttons = [...group.querySelectorAll('button')];
+        // Buttons this step made: none after the first, whose split made all 8 places.
+        window.seenThumbnails ??= new Set();
+        const made = buttons.filter((button) => !window.seenThumbnails.has(button)).length;
+        buttons.forEach((button) => window.seenThumbnails.add(button));
+        const shown = buttons.filter((button) => button.checkVisibility({ visibilityProperty: true }));
+        return { h: shown.length, made,
+          read: buttons.filter((button) => !button.hidden && button.getAttribute('aria-hidden') !== 'true').length,
           map: top('.heads-focus'), checks: top('.heads-checks'), count: top('.heads-count'),
           height: Math.round(figure.getBoundingClientRect().height) };
       }));
     }
-    assert.deepEqual(places.map((p) => p.h), [2, 4, 8, 4, 2], where);
+    assert.deepEqual(places.map((p) => p.h), [2, 4, 8, 4, 2], `${where}: thumbnails seen`);
+    assert.deepEqual(places.map((p) => p.read), [2, 4, 8, 4, 2], `${where}: thumbnails a screen reader finds`);
+    assert.deepEqual(places.map((p) => p.made), [8, 0, 0, 0, 0], `${where}: a step makes no thumbnail`);
     for (const place of places.slice(1)) {
-      assert.deepEqual({ ...place, h: 0 }, { ...places[0], h: 0 }, `${where}: h = ${place.h} against h = 2`);
+      assert.deepEqual({ ...place, h: 0, read: 0, made: 0 }, { ...places[0], h: 0, read: 0, made: 0 }, `${where}: h = ${place.h} against h = 2`);
     }
     // The kept room is empty to the eye and to a screen reader: every seen term is a number, and
     // the sum reads as the h terms and their total.

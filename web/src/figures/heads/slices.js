@@ -1,9 +1,9 @@
 // The right-hand panel of the heads figure: every head of the h-way split as a thumbnail
 // button that picks it, and the picked head drawn as large as the full-width one, with its
-// numbers, a colour legend and a note on the row of "it". Built once and kept: the thumbnails
-// of each split (h → their buttons), and the one large map, relabelled for each head. A step
-// of the slider then builds nothing: at h = 8, eight new thumbnails and a new map cost more
-// than everything else the step does.
+// numbers, a colour legend and a note on the row of "it". Built once and kept: one thumbnail
+// button per head number (button s shows head s of whatever split is shown, its miniature
+// made once per split), and the one large map, relabelled for each head. A step of the slider
+// then builds, inserts and lays out nothing: it changes pictures, names and visibility.
 
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { hexChannels } from '../../lib/charts/contrast.js';
@@ -53,6 +53,10 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
   const sliceTitle = htmlElement('p', { class: 'panel-title' }, null, panel);
   const thumbnails = htmlElement('div', { class: 'heads-thumbnails', role: 'group', 'aria-label': 'pick a head to draw large' }, null, panel);
   const focusTitle = htmlElement('p', { class: 'heads-slice-title heads-focus-title' }, null, panel);
+  const focusName = htmlElement('span', { class: 'heads-slice-name' }, null, focusTitle);
+  focusTitle.append(' \u00b7 ');
+  const focusColumns = htmlElement('span', { class: 'heads-slice-columns' }, null, focusTitle);
+  const focusJob = htmlElement('span', { class: 'heads-slice-job' }, null, focusTitle);
   const sliceGrid = htmlElement('div', { class: 'heads-focus' }, null, panel);
   const focusMap = createHeatmap(sliceGrid, {
     rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
@@ -62,56 +66,59 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
   const singleNote = htmlElement('p', { class: 'heads-note' },
     'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
 
-  const thumbSets = new Map();
-  const spacers = Array.from({ length: steadySplit - 1 }, () => makeSpacer());
-  let thumbButtons = []; // { button, context, drawn } per head of the split shown
+  const slots = []; // { button, mini } per head number, made when a split first needs it
+  const miniatures = new Map(); // `${h}/${s}` → the miniature's CSS url(), made once
   let shownH = null;
   let focusedHead = null; // which head of which split the large map shows, as "s/h"
 
   const columnsOf = (s, h) => `columns ${s * (width / h)}\u2013${(s + 1) * (width / h) - 1}`;
   const jobOf = (s, h) => (h === JOBS_AT ? jobs[s] : null);
 
-  /** One button per head of an h-way split, each with a miniature of its map. */
-  function makeThumbnails(h) {
-    const set = [];
-    for (let s = 0; s < h && h > 1; s += 1) {
-      const job = jobOf(s, h);
-      const button = htmlElement('button', {
-        type: 'button', class: 'heads-thumbnail', 'aria-pressed': 'false',
-        'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`,
-      });
+  /** The thumbnail button for head number s (of any split), made the first time. */
+  function slotFor(s) {
+    while (slots.length <= s) {
+      const number = slots.length;
+      const button = htmlElement('button', { type: 'button', class: 'heads-thumbnail', 'aria-pressed': 'false' }, null, thumbnails);
       // A miniature of the head's map: colours only, for finding the head worth a closer look.
       // Painted as the element's own background picture (miniatureUrl): n² SVG rects each
       // weighed on style, layout and paint at every step, and a canvas per head made every
       // step that shows a split commit each canvas again (about 0.15 ms apiece).
       const mini = htmlElement('span', { class: 'heads-thumbnail-map', 'aria-hidden': 'true' }, null, button);
-      htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${s}`, button);
-      button.addEventListener('click', () => onPick(s));
-      set.push({ button, mini, drawn: false });
+      htmlElement('span', { class: 'heads-thumbnail-name', 'aria-hidden': 'true' }, `head ${number}`, button);
+      button.addEventListener('click', () => onPick(number));
+      slots.push({ button, mini, showing: null }); // showing: the miniature's key, `${h}/${s}`
     }
-    return set;
+    return slots[s];
   }
 
-  /** An empty box the size of a thumbnail (the same parts, unseen and unread), to keep room. */
-  function makeSpacer() {
-    const spacer = htmlElement('span', { class: 'heads-thumbnail heads-thumbnail-spacer', 'aria-hidden': 'true' });
-    htmlElement('span', { class: 'heads-thumbnail-map' }, null, spacer);
-    htmlElement('span', { class: 'heads-thumbnail-name' }, `head ${steadySplit - 1}`, spacer);
-    return spacer;
-  }
-
-  /** Shows the thumbnails of an h-way split (made the first time), with spacers up to steadySplit. */
+  /**
+   * Shows the thumbnails of an h-way split: buttons 0…h−1 named for it; below steadySplit, the
+   * buttons after them stay as unseen, unread, unclickable spacers that keep the room of
+   * steadySplit thumbnails (heads.css); any further buttons are hidden.
+   */
   function showSplit(h) {
-    if (!thumbSets.has(h)) thumbSets.set(h, makeThumbnails(h));
-    thumbButtons = thumbSets.get(h);
-    thumbnails.replaceChildren(...thumbButtons.map((thumb) => thumb.button), ...spacers.slice(0, Math.max(0, steadySplit - h)));
+    const kept = h === 1 ? 0 : Math.max(h, steadySplit);
+    for (let s = 0; s < Math.max(kept, slots.length); s += 1) {
+      const { button } = slotFor(s);
+      const spacer = s >= h;
+      button.hidden = s >= kept;
+      button.classList.toggle('heads-thumbnail-spacer', spacer);
+      if (spacer) {
+        button.setAttribute('aria-hidden', 'true');
+        button.setAttribute('aria-pressed', 'false');
+        button.removeAttribute('aria-label');
+        continue;
+      }
+      const job = jobOf(s, h);
+      button.removeAttribute('aria-hidden');
+      button.setAttribute('aria-label', `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`);
+    }
     thumbnails.hidden = h === 1;
     onSplit(h);
   }
 
   /** Points the large map at head `s` of `h`: its title, its name, and the note on "it". */
   function showFocus(s, h) {
-    focusTitle.replaceChildren();
     focusTitle.hidden = h === 1;
     // Hidden rather than taken out, so that the map keeps its fitted layout for the next split.
     focusMap.element.hidden = h === 1;
@@ -119,23 +126,23 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
     singleNote.hidden = h !== 1;
     if (h === 1) return;
     const job = jobOf(s, h);
-    htmlElement('span', { class: 'heads-slice-name' }, `head ${s} of ${h}`, focusTitle);
-    focusTitle.append(' \u00b7 ');
-    htmlElement('span', { class: 'heads-slice-columns' }, columnsOf(s, h), focusTitle);
-    if (job) htmlElement('span', { class: 'heads-slice-job' }, job, focusTitle);
+    setText(focusName, `head ${s} of ${h}`);
+    setText(focusColumns, columnsOf(s, h));
+    setText(focusJob, job ?? ''); // empty, the block takes no room and reads as nothing
     focusMap.setLabel(`head ${s} of ${h}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}: weights, queries by keys`);
   }
 
-  /** Marks the picked thumbnail; draws each thumbnail once (a split's heads never change). */
-  function drawThumbnails(heads, picked) {
+  /** Marks the picked thumbnail and shows each head's miniature (made once: a split's heads never change). */
+  function drawThumbnails(heads, picked, h) {
+    if (h === 1) return;
     heads.forEach((head, s) => {
-      const thumb = thumbButtons[s];
-      if (!thumb) return;
-      thumb.button.setAttribute('aria-pressed', String(s === picked));
-      if (!thumb.drawn) {
-        thumb.mini.style.backgroundImage = miniatureUrl(head.weights.data, n);
-        thumb.drawn = true;
-      }
+      const slot = slotFor(s);
+      slot.button.setAttribute('aria-pressed', String(s === picked));
+      const key = `${h}/${s}`;
+      if (slot.showing === key) return;
+      if (!miniatures.has(key)) miniatures.set(key, miniatureUrl(head.weights.data, n));
+      slot.mini.style.backgroundImage = miniatures.get(key);
+      slot.showing = key;
     });
   }
 
@@ -162,7 +169,7 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
       setText(sliceTitle, h === 1
         ? 'The slices: h = 1'
         : `The ${h} slices, each d\u2096 = ${width / h} columns wide. Pick one to draw it large.`);
-      drawThumbnails(result.heads, picked);
+      drawThumbnails(result.heads, picked, h);
       if (h > 1) drawFocus(result.heads[picked], rowStats(result.heads[picked].weights));
     },
   };
