@@ -35,6 +35,17 @@ reset_if_other_compiler() {
   return 0
 }
 
+# ccache, where the machine has it (scripts/setup.sh installs it), for every build: CI builds
+# every fresh clone from scratch, and most of its sources are the same as the last clone's. The base directory makes the cache's keys independent of where the clone is.
+# em++ runs its Clang through the cache itself (EM_COMPILER_WRAPPER). Measured on a second clone
+# in another folder: native 53 → 26 s, WebAssembly 58 → 34 s (the two unity files, which name
+# their sources by absolute path, and the links still run).
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true EM_COMPILER_WRAPPER=ccache
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(native wasm)
 for target in "${targets[@]}"; do
@@ -43,7 +54,8 @@ for target in "${targets[@]}"; do
   reset_if_foreign "$dir"
   [ "$target" = asan ] && reset_if_other_compiler "$dir"
   case "$target" in
-    native | asan | wasm) cmake --preset "$target" -B "$dir" >/dev/null ;;
+    native | asan) cmake --preset "$target" -B "$dir" "${launcher[@]}" >/dev/null ;;
+    wasm) cmake --preset "$target" -B "$dir" >/dev/null ;;
     dist) cmake --preset wasm -B "$dir" -DATTN_TESTS=OFF >/dev/null ;;
     *) echo "build-core: unknown target '$target' (native, wasm, asan or dist)" >&2; exit 2 ;;
   esac

@@ -18,7 +18,8 @@ mkdir -p "$out/corpus"
 # carries libFuzzer's coverage hooks (CMakeLists.txt). Every core source is in it, so a new
 # core file is fuzzed too.
 ATTN_CONFIGURE_ONLY=1 bash scripts/build-core.sh asan
-cmake --build build/asan --target attention_core_fuzz -j "${ATTN_JOBS:-$(nproc)}" >/dev/null
+# The cache's keys independent of the clone's folder, as build-core.sh sets them.
+CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=true cmake --build build/asan --target attention_core_fuzz -j "${ATTN_JOBS:-$(nproc)}" >/dev/null
 cp build/asan/attention_core_fuzz "$out/core_fuzz"
 
 set +e

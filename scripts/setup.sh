@@ -16,6 +16,8 @@ command -v node >/dev/null || missing+=(nodejs npm)
 # libFuzzer and the sanitizers' runtimes, for scripts/fuzz.sh
 command -v clang++ >/dev/null || missing+=(clang)
 compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || missing+=(libclang-rt-14-dev)
+# A compiler cache: a fresh clone's native and sanitized builds reuse the last clone's objects
+command -v ccache >/dev/null || missing+=(ccache)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}"
