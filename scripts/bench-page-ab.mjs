@@ -17,7 +17,7 @@
 import { parseArgs } from 'node:util';
 import { launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
-import { DESKTOP, PHONE, openEmptyPage, openPage, pressAll } from './bench-page-probe.mjs';
+import { DESKTOP, PHONE, backAndForth, openEmptyPage, openPage, pressAll } from './bench-page-probe.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -37,15 +37,9 @@ const contextOptions = values.phone ? PHONE : DESKTOP;
 const rounds = Number(values.rounds);
 const per = Number(values.per);
 
-/** Keys that go `run` steps one way, then `run` back, and so on, `per` at a time. */
-function backAndForth(run) {
-  let sent = 0;
-  return () => Array.from({ length: per }, () => (Math.floor(sent++ / run) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'));
-}
-
 async function emptyPage(browser) {
   const { page } = await openEmptyPage(browser, 1, { contextOptions });
-  return { page, keys: backAndForth(20) };
+  return { page, keys: backAndForth(20, per) };
 }
 
 /** A page of one build, its focus on the press's control: { page, keys(), kept(i) }. */
@@ -59,12 +53,12 @@ async function labPage(browser, url) {
   if (values.press === 'heads') {
     await control('#figure-heads', 'heads h = 2^k');
     for (const key of ['Home', 'ArrowRight', 'ArrowRight']) await page.keyboard.press(key); // h = 4
-    return { page, keys: backAndForth(1), kept: (i) => i % 2 === 0 };
+    return { page, keys: backAndForth(1, per), kept: (i) => i % 2 === 0 };
   }
   if (values.press === 'keys') {
     await control('#figure-why-scale', 'keys m');
     await page.keyboard.press('Home');
-    return { page, keys: backAndForth(60) };
+    return { page, keys: backAndForth(60, per) };
   }
   if (values.press === 'bare') {
     await page.evaluate(() => {
@@ -75,10 +69,10 @@ async function labPage(browser, url) {
     });
     await page.locator('#bare-range').scrollIntoViewIfNeeded();
     await page.focus('#bare-range');
-    return { page, keys: backAndForth(20) };
+    return { page, keys: backAndForth(20, per) };
   }
   await control('#figure-temperature', 'temperature \u03c4');
-  return { page, keys: backAndForth(10) };
+  return { page, keys: backAndForth(10, per) };
 }
 
 const chromium = await launchChromium();

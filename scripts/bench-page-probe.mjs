@@ -98,6 +98,15 @@ export async function openEmptyPage(browser, cpuSlowdown = 1, { contextOptions =
 }
 
 /**
+ * Keys for a slider that go `run` steps right, then `run` back, and so on: each call of the
+ * returned function gives the next `per` of them.
+ */
+export function backAndForth(run, per) {
+  let sent = 0;
+  return () => Array.from({ length: per }, () => (Math.floor(sent++ / run) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'));
+}
+
+/**
  * Presses `keys` in turn on the focused control, one frame each; returns
  * { latencies, work } (ms), one entry per press.
  */

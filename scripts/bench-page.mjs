@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { CHROMIUM_PATH, launchChromium } from './chromium.mjs';
 import { startServer } from './serve.mjs';
-import { DESKTOP, PHONE, joined, openEmptyPage, openPage, pressAll, round, summary } from './bench-page-probe.mjs';
+import { DESKTOP, PHONE, backAndForth, joined, openEmptyPage, openPage, pressAll, round, summary } from './bench-page-probe.mjs';
 import { learnMarkdown, measureLearn } from './bench-page-learn.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -74,8 +74,7 @@ const ROUND = 20;
  */
 async function measureInput(browser, emptyBrowser, url, { contextOptions = DESKTOP, cpuSlowdown = 1, events = EVENTS } = {}) {
   const empty = await openEmptyPage(emptyBrowser, cpuSlowdown, { contextOptions });
-  let emptySent = 0;
-  const emptyKeys = () => Array.from({ length: ROUND }, () => (Math.floor(emptySent++ / ROUND) % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'));
+  const emptyKeys = backAndForth(ROUND, ROUND);
   const { page, context } = await openPage(browser, url, cpuSlowdown, { contextOptions });
   const loadedAt = await page.evaluate(() => window.benchProbe.ready);
   const domElements = await page.evaluate(() => document.querySelectorAll('*').length);

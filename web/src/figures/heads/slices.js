@@ -66,7 +66,7 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
   const singleNote = htmlElement('p', { class: 'heads-note' },
     'With h = 1 there is nothing to split: the only head is the full-width head on the left.', sliceGrid);
 
-  const slots = []; // { button, mini } per head number, made when a split first needs it
+  const slots = []; // { button, mini, showing } per head number, made when a split first needs it
   const miniatures = new Map(); // `${h}/${s}` → the miniature's CSS url(), made once
   let shownH = null;
   let focusedHead = null; // which head of which split the large map shows, as "s/h"
