@@ -78,13 +78,13 @@ function contrastPairs() {
     const svg = canvas.nextElementSibling;
     const drawing = canvas.getContext('2d');
     const ratio = canvas.width / canvas.getBoundingClientRect().width;
-    for (const cell of svg.querySelectorAll('[role=gridcell][data-printed]')) {
+    for (const cell of [...svg.querySelectorAll('[role=gridcell]')].filter((cell) => cell.drawn.text)) {
       const hex = (h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
-      const fill = hex(cell.dataset.fill);
-      const ink = { light: [255, 255, 255], dark: [0x1d, 0x1f, 0x24], black: [0, 0, 0] }[cell.dataset.ink];
+      const fill = hex(cell.drawn.fill);
+      const ink = { light: [255, 255, 255], dark: [0x1d, 0x1f, 0x24], black: [0, 0, 0] }[cell.drawn.ink];
       const [x, y] = [Number(cell.getAttribute('x')) + 2, Number(cell.getAttribute('y')) + 2];
       const pixel = [...drawing.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data.slice(0, 3)];
-      const where = `${canvas.closest('[data-figure]')?.dataset.figure} canvas "${cell.dataset.printed}" ${cell.dataset.ink} on ${cell.dataset.fill}`;
+      const where = `${canvas.closest('[data-figure]')?.dataset.figure} canvas "${cell.drawn.text}" ${cell.drawn.ink} on ${cell.drawn.fill}`;
       if (pixel.some((c, k) => Math.abs(c - fill[k]) > 2)) pairs.push({ ratio: 0, where: `${where}, but the canvas shows rgb(${pixel})` });
       const [a, b] = [luminance(ink), luminance(fill)];
       pairs.push({ ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), where });
@@ -114,9 +114,9 @@ function renderedTextSizes() {
     const px = parseFloat(/([\d.]+)px/.exec(canvas.dataset.font)[1]);
     const figure = canvas.closest('[data-figure]')?.dataset.figure;
     const label = canvas.nextElementSibling.getAttribute('aria-label');
-    for (const cell of canvas.nextElementSibling.querySelectorAll('[role=gridcell][data-printed]')) {
+    for (const cell of [...canvas.nextElementSibling.querySelectorAll('[role=gridcell]')].filter((cell) => cell.drawn.text)) {
       const at = `${cell.dataset.row},${cell.dataset.col}`;
-      sizes.push({ px, where: `${figure} canvas "${cell.dataset.printed}"`, key: `${figure}|${label}|canvas|${at}` });
+      sizes.push({ px, where: `${figure} canvas "${cell.drawn.text}"`, key: `${figure}|${label}|canvas|${at}` });
     }
   }
   return sizes;
@@ -131,11 +131,11 @@ function printedOverflows() {
     if (!canvas.getClientRects().length || !canvas.dataset.font) continue;
     const pen = document.createElement('canvas').getContext('2d');
     pen.font = canvas.dataset.font;
-    for (const cell of canvas.nextElementSibling.querySelectorAll('[role=gridcell][data-printed]')) {
+    for (const cell of [...canvas.nextElementSibling.querySelectorAll('[role=gridcell]')].filter((cell) => cell.drawn.text)) {
       checked += 1;
-      const width = pen.measureText(cell.dataset.printed).width;
+      const width = pen.measureText(cell.drawn.text).width;
       const room = Number(cell.getAttribute('width')) - 2;
-      if (!(width <= room)) wide.push(`${canvas.closest('[data-figure]')?.dataset.figure} "${cell.dataset.printed}" ${width.toFixed(1)} px in ${room} px`);
+      if (!(width <= room)) wide.push(`${canvas.closest('[data-figure]')?.dataset.figure} "${cell.drawn.text}" ${width.toFixed(1)} px in ${room} px`);
     }
   }
   return { wide, checked };

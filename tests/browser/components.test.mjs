@@ -45,13 +45,13 @@ test('heat map: masked cells, in-place update, keyboard movement', async () => {
     map.update({ rows: 2, cols: 3, data: [0.1, null, 0.9, 0.5, 0.25, Number.NaN] });
     const cells = [...document.querySelectorAll('[role=gridcell]')];
     const before = cells.map((c) => c.getAttribute('aria-label'));
-    const fillBefore = cells[0].dataset.fill; // as the canvas drew it
-    const maskedFill = cells[1].dataset.fill ?? null;
+    const fillBefore = cells[0].drawn.fill; // as the canvas drew it
+    const maskedFill = cells[1].drawn.fill;
     map.update([[0.9, 0.1, 0.0], [0.2, 0.3, 0.4]]);
     const same = cells.every((c, i) => c === document.querySelectorAll('[role=gridcell]')[i]);
     map.highlightRow(1);
     return {
-      before, same, fillBefore, maskedFill, fillAfter: cells[0].dataset.fill,
+      before, same, fillBefore, maskedFill, fillAfter: cells[0].drawn.fill,
       selected: document.querySelector('[role=row][aria-selected=true]').getAttribute('aria-label'),
       tabStops: cells.filter((c) => c.getAttribute('tabindex') === '0').length,
     };
@@ -88,8 +88,8 @@ test('heat map: printed values switch off and on, the cells keep their names and
       const cells = [...map.element.querySelectorAll('[role=gridcell]')];
       const cell = cells[0];
       return {
-        visible: cells.some((c) => c.dataset.printed),
-        texts: cells.map((c) => c.dataset.printed ?? ''),
+        visible: cells.some((c) => c.drawn.text),
+        texts: cells.map((c) => c.drawn.text),
         name: cell.getAttribute('aria-label'),
         size: cell.getAttribute('width'),
       };

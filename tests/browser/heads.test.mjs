@@ -109,7 +109,7 @@ test('every slice is readable at every h, at 1280 and 375 px: as large as the fu
         const font = svg.closest('.heatmap-frame').querySelector('.heatmap-canvas').dataset.font;
         return {
           value: parseFloat(/([\d.]+)px/.exec(font)[1]),
-          text: svg.querySelector('[role=gridcell]').dataset.printed ?? '',
+          text: svg.querySelector('[role=gridcell]').drawn.text,
           label: label.getBoundingClientRect().height,
         };
       });

@@ -34,7 +34,7 @@ async function cellNames(grid) {
 
 /** What is printed inside each cell of the shown map (empty for a blank cell). */
 async function printedValues(grid) {
-  return grid.getByRole('gridcell').evaluateAll((cells) => cells.map((cell) => cell.dataset.printed ?? ''));
+  return grid.getByRole('gridcell').evaluateAll((cells) => cells.map((cell) => cell.drawn.text));
 }
 
 test('by default the encoder role shows a full 8 × 8 map whose rows sum to 1', async () => {

@@ -4,7 +4,7 @@
 // model, for the toy and for the paper's width.
 
 import { createReadout } from '../../lib/controls/readout.js';
-import { htmlElement, setText } from '../../lib/dom/elements.js';
+import { htmlElement, setHidden, setText } from '../../lib/dom/elements.js';
 import { formatCount, formatFixed, quoteToken } from '../../lib/format/index.js';
 
 const PAPER_WIDTH = 512; // d_model of the paper's base model, for the parameter count
@@ -61,7 +61,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
       setText(sumCheck.note, `(over all ${n * n} query\u2013key pairs, h = ${h})`);
       const at = row * n + col;
       if (h !== termsShown) {
-        terms.forEach((box, s) => { box.hidden = s >= Math.max(h, steadySplit); });
+        terms.forEach((box, s) => setHidden(box, s >= Math.max(h, steadySplit)));
         termsBox.insertBefore(total, terms[h] ?? null);
         termsShown = h;
       }

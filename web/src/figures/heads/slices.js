@@ -8,7 +8,7 @@
 import { interpolateViridis } from 'd3-scale-chromatic';
 import { hexChannels } from '../../lib/charts/contrast.js';
 import { createHeatmap } from '../../lib/charts/heatmap.js';
-import { htmlElement, setText } from '../../lib/dom/elements.js';
+import { htmlElement, setAttributes, setHidden, setText } from '../../lib/dom/elements.js';
 import { formatWeight, quoteToken } from '../../lib/format/index.js';
 import { isEvenRow, keysAtMax } from '../../lib/format/row-focus.js';
 
@@ -101,29 +101,28 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
     for (let s = 0; s < Math.max(kept, slots.length); s += 1) {
       const { button } = slotFor(s);
       const spacer = s >= h;
-      button.hidden = s >= kept;
+      setHidden(button, s >= kept);
       button.classList.toggle('heads-thumbnail-spacer', spacer);
       if (spacer) {
-        button.setAttribute('aria-hidden', 'true');
-        button.setAttribute('aria-pressed', 'false');
+        setAttributes(button, { 'aria-hidden': 'true', 'aria-pressed': 'false' });
         button.removeAttribute('aria-label');
         continue;
       }
       const job = jobOf(s, h);
       button.removeAttribute('aria-hidden');
-      button.setAttribute('aria-label', `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}`);
+      setAttributes(button, { 'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}` });
     }
-    thumbnails.hidden = h === 1;
+    setHidden(thumbnails, h === 1);
     onSplit(h);
   }
 
   /** Points the large map at head `s` of `h`: its title, its name, and the note on "it". */
   function showFocus(s, h) {
-    focusTitle.hidden = h === 1;
+    setHidden(focusTitle, h === 1);
     // Hidden rather than taken out, so that the map keeps its fitted layout for the next split.
-    focusMap.element.hidden = h === 1;
-    focusNote.hidden = h === 1;
-    singleNote.hidden = h !== 1;
+    setHidden(focusMap.element, h === 1);
+    setHidden(focusNote, h === 1);
+    setHidden(singleNote, h !== 1);
     if (h === 1) return;
     const job = jobOf(s, h);
     setText(focusName, `head ${s} of ${h}`);
@@ -137,7 +136,7 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
     if (h === 1) return;
     heads.forEach((head, s) => {
       const slot = slotFor(s);
-      slot.button.setAttribute('aria-pressed', String(s === picked));
+      setAttributes(slot.button, { 'aria-pressed': String(s === picked) });
       const key = `${h}/${s}`;
       if (slot.showing === key) return;
       if (!miniatures.has(key)) miniatures.set(key, miniatureUrl(head.weights.data, n));

@@ -49,6 +49,11 @@ export function setAttributes(element, attributes) {
   }
 }
 
+/** Shows or hides an element on a path a key press takes, writing `hidden` only when it changes. */
+export function setHidden(element, hidden) {
+  if (element.hidden !== hidden) element.hidden = hidden;
+}
+
 let nextId = 0;
 /** A document-unique id with a readable prefix, for label/for and aria references. */
 export function uniqueId(prefix) {
