@@ -20,3 +20,19 @@ export function yieldToBrowser() {
     channel.port2.postMessage(null);
   });
 }
+
+/**
+ * Runs `callback` once the browser has painted the next frame (in a task after it): for work
+ * a reader does not see, such as the names a screen reader reads, that should not hold up the
+ * pixels of a key press. Returns a function that cancels it.
+ */
+export function afterNextPaint(callback) {
+  let cancelled = false;
+  const frame = requestAnimationFrame(() => {
+    yieldToBrowser().then(() => { if (!cancelled) callback(); });
+  });
+  return () => {
+    cancelled = true;
+    cancelAnimationFrame(frame);
+  };
+}

@@ -6,6 +6,7 @@
 
 import { htmlElement, uniqueId, setText } from '../../dom/elements.js';
 import { CELL_CLASS } from './cells.js';
+import { afterNextPaint } from '../../dom/yield.js';
 
 /** Where a key moves the focus from { row, col }, as [row, col] (clamped later), or undefined. */
 function moveFor(key, { row, col }, { rows, cols }) {
@@ -65,6 +66,7 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   let hovered = null;
   // The readout follows whichever the reader used last, the pointer or the keyboard.
   let lastInput = 'focus';
+  let renaming = null; // cancels the names waiting for the next paint (renameCells)
 
   const readoutId = uniqueId('heatmap-readout');
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
@@ -135,8 +137,23 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   return {
     showReadout,
 
-    /** Names every cell again (after new values), writing only the names that changed. */
+    /**
+     * Names every cell again (after new values), writing only the names that changed. The
+     * first names, and new names while the focus is in the grid, are written at once; other
+     * new names after the frame that shows the new colours: a τ step renames most of 64 cells,
+     * about 0.2 ms that would otherwise hold up the key press's pixels. The readout under the
+     * map is written at once either way (showReadout).
+     */
     renameCells() {
+      if (names[0] !== null && !wrapper.contains(document.activeElement)) {
+        renaming ??= afterNextPaint(() => {
+          renaming = null;
+          nameCells(cells, names, { rows, cols, describe });
+        });
+        return;
+      }
+      renaming?.();
+      renaming = null;
       nameCells(cells, names, { rows, cols, describe });
     },
 
