@@ -77,6 +77,37 @@ test('heat map: masked cells, in-place update, keyboard movement', async () => {
   await context.close();
 });
 
+test('heat map: new cell names follow the frame that shows new colours, and come at once while the focus is in the grid', async () => {
+  const { page, context, errors } = await blankPage();
+  const result = await page.evaluate(async () => {
+    const map = window.lib.createHeatmap(document.getElementById('root'), {
+      rowLabels: ['a', 'b'], colLabels: ['x', 'y'], label: 'test map', rowTitle: 'query', colTitle: 'key',
+    });
+    const cells = [...document.querySelectorAll('[role=gridcell]')];
+    const name = () => cells[0].getAttribute('aria-label');
+    const afterPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    map.update([[0.1, 0.9], [0.5, 0.5]]);
+    const first = name(); // the first names are written at once
+    map.update([[0.2, 0.8], [0.5, 0.5]]);
+    const drawnAtOnce = cells[0].drawn.text;
+    const beforePaint = name();
+    map.update([[0.3, 0.7], [0.5, 0.5]]); // a second step before the frame: one rename, the latest values
+    await afterPaint();
+    const afterThePaint = name();
+    cells[1].focus();
+    map.update([[0.4, 0.6], [0.5, 0.5]]);
+    const focusedAtOnce = name();
+    return { first, drawnAtOnce, beforePaint, afterThePaint, focusedAtOnce };
+  });
+  assert.equal(result.first, 'query a, key x: 0.1000');
+  assert.equal(result.drawnAtOnce, '0.20', 'the canvas shows the new value at once');
+  assert.equal(result.beforePaint, 'query a, key x: 0.1000', 'the name waits for the frame');
+  assert.equal(result.afterThePaint, 'query a, key x: 0.3000', 'and then says the latest value');
+  assert.equal(result.focusedAtOnce, 'query a, key x: 0.4000', 'with the focus in the grid, at once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('heat map: printed values switch off and on, the cells keep their names and size', async () => {
   const { page, context, errors } = await blankPage();
   const result = await page.evaluate(() => {

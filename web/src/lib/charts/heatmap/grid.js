@@ -72,6 +72,13 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   const readout = htmlElement('p', { class: 'heatmap-readout', id: readoutId }, null, wrapper);
   svg.setAttribute('aria-describedby', readoutId);
 
+  /** Writes the cells' names now, and drops any waiting for the next paint (renameCells). */
+  function nameNow() {
+    renaming?.();
+    renaming = null;
+    nameCells(cells, names, { rows, cols, describe });
+  }
+
   function showReadout() {
     const focusInside = wrapper.contains(document.activeElement);
     const target = lastInput === 'focus' && focusInside ? focused : hovered ?? (focusInside ? focused : null);
@@ -106,6 +113,7 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
   wrapper.addEventListener('focusin', (event) => {
     const at = cellOf(event.target);
     if (!at) return;
+    if (renaming) nameNow(); // a reader arriving in the grid hears the current names
     setTabStop(at.row, at.col);
     lastInput = 'focus';
     marks.focusAt(focused);
@@ -145,16 +153,8 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
      * map is written at once either way (showReadout).
      */
     renameCells() {
-      if (names[0] !== null && !wrapper.contains(document.activeElement)) {
-        renaming ??= afterNextPaint(() => {
-          renaming = null;
-          nameCells(cells, names, { rows, cols, describe });
-        });
-        return;
-      }
-      renaming?.();
-      renaming = null;
-      nameCells(cells, names, { rows, cols, describe });
+      if (names[0] === null || wrapper.contains(document.activeElement)) nameNow();
+      else renaming ??= afterNextPaint(nameNow);
     },
 
     /** Names a row for assistive technology. */
