@@ -54,6 +54,13 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
   const toyCount = createReadout(countPanel, `toy layer, d = ${width}`);
   const paperCount = createReadout(countPanel, `paper, d_model = ${PAPER_WIDTH}`);
 
+  // The core's cost model depends only on the width and h here: asked once per pair.
+  const costs = new Map();
+  const costOf = (d, h) => {
+    if (!costs.has(`${d}/${h}`)) costs.set(`${d}/${h}`, lab.cost({ n, dModel: d, heads: h }));
+    return costs.get(`${d}/${h}`);
+  };
+
   return {
     render(result, summed, h) {
       // The full-width dot product over all 64 columns is the sum of the h dot products over the slices.
@@ -71,7 +78,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
 
       // Parameters: the core's count of the whole layer, and how it splits into matrices.
       for (const [readout, d] of [[toyCount, width], [paperCount, PAPER_WIDTH]]) {
-        const { parameters, projectionParameters, outputParameters } = lab.cost({ n, dModel: d, heads: h });
+        const { parameters, projectionParameters, outputParameters } = costOf(d, h);
         setText(readout.output, formatCount(parameters));
         setText(readout.note, `= ${h} head${h === 1 ? '' : 's'} \u00d7 3 \u00d7 (${d} \u00d7 ${d / h}) + W\u1d3c ${d} \u00d7 ${d} = ${formatCount(projectionParameters)} + ${formatCount(outputParameters)}`);
       }

@@ -69,8 +69,9 @@ function moveToFit({ schemas, values, constraints, paramLabel, onNotice, validat
   const prefixes = new Set(keys.map((key) => key.split('.')[0]));
   for (const prefix of prefixes) {
     const resolve = constraints.get(prefix);
+    if (!resolve) continue; // most figures have no rule: no walk over every key on each set
     const own = [...schemas.keys()].filter((key) => key.startsWith(`${prefix}.`));
-    if (!resolve || !own.length) continue;
+    if (!own.length) continue;
     const current = Object.fromEntries(own.map((key) => [key, values.get(key)]));
     const name = (key) => paramLabel(schemas.get(key)?.param ?? key);
     for (const { key, value, reason } of resolve(current, { name }) ?? []) {
