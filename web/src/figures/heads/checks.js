@@ -57,8 +57,9 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
   // The core's cost model depends only on the width and h here: asked once per pair.
   const costs = new Map();
   const costOf = (d, h) => {
-    if (!costs.has(`${d}/${h}`)) costs.set(`${d}/${h}`, lab.cost({ n, dModel: d, heads: h }));
-    return costs.get(`${d}/${h}`);
+    const key = `${d}/${h}`;
+    if (!costs.has(key)) costs.set(key, lab.cost({ n, dModel: d, heads: h }));
+    return costs.get(key);
   };
 
   return {

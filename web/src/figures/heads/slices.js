@@ -73,6 +73,9 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
 
   const columnsOf = (s, h) => `columns ${s * (width / h)}\u2013${(s + 1) * (width / h) - 1}`;
   const jobOf = (s, h) => (h === JOBS_AT ? jobs[s] : null);
+  // Which columns head s of h reads, and its job where it has one: in its thumbnail's name
+  // and in the large map's.
+  const columnsAndJob = (s, h) => `${columnsOf(s, h)}${jobOf(s, h) ? `, ${jobOf(s, h)}` : ''}`;
 
   /** The thumbnail button for head number s (of any split), made the first time. */
   function slotFor(s) {
@@ -108,9 +111,8 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
         button.removeAttribute('aria-label');
         continue;
       }
-      const job = jobOf(s, h);
       button.removeAttribute('aria-hidden');
-      setAttributes(button, { 'aria-label': `head ${s}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}` });
+      setAttributes(button, { 'aria-label': `head ${s}, ${columnsAndJob(s, h)}` });
     }
     setHidden(thumbnails, h === 1);
     onSplit(h);
@@ -128,7 +130,7 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
     setText(focusName, `head ${s} of ${h}`);
     setText(focusColumns, columnsOf(s, h));
     setText(focusJob, job ?? ''); // empty, the block takes no room and reads as nothing
-    focusMap.setLabel(`head ${s} of ${h}, ${columnsOf(s, h)}${job ? `, ${job}` : ''}: weights, queries by keys`);
+    focusMap.setLabel(`head ${s} of ${h}, ${columnsAndJob(s, h)}: weights, queries by keys`);
   }
 
   /** Marks the picked thumbnail and shows each head's miniature (made once: a split's heads never change). */
