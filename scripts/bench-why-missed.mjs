@@ -51,14 +51,18 @@ export function whyMissed({ budgets, budgetTime: t, native, page, machine }) {
       `${format(t.eightPlain / 3)}; the call took ${format(t.eightInto)}, of which the core's own work is ${format(t.eightRaw)}.`);
   }
   // The key presses, in each condition the page benchmark judged (see bench-page.mjs). Where the
-  // time goes in each, from traces and profiles of the presses (2026-12-03, 1280 and 375 px).
+  // time goes in each, from traces, profiles and A/B runs of the presses (2026-12-03, 1280 and 375 px).
   const whereItGoes = {
     tau: 'The core\'s part is microseconds. The rest: the handler recolours the map and the bars (about 2 ms with ' +
-      'the store and the readouts), and the frame paints them and hands the map\'s canvas to the compositor. With the ' +
-      'figure\'s drawing switched off, the bare slider in the figure already costs 2.0× an empty page\'s at 375 px (1.6× ' +
-      'at 1280 px); the map\'s update adds about 0.5 ms, the bars 0.6 ms and the lines 0.5 ms, 0.8 ms the two (A/B at ' +
-      '375 px). Any change inside an SVG chart costs about that, whatever changes: one path for the eight bar fills ' +
-      'saved 0.1 ms, and leaving out the printed values or the line widths saved nothing.',
+      'the store and the readouts), and the frame paints them and hands the map\'s canvas to the compositor. A/B at ' +
+      '375 px, in units of the empty page: the slider with the figure\'s drawing switched off costs 1.7–1.8×, and 1.4× ' +
+      'with the rest of the lesson taken out of the page; the bars add 0.34× and the lines 0.23× (0.57× the two), the ' +
+      'map and the readouts nothing measurable. The bars cost the same drawn as SVG or as an HTML grid whose lengths ' +
+      'are backgrounds (a scaleX transform instead made Chromium layerize the whole page again on every press). A ' +
+      'frame paints again, from the last frame\'s record, everything rendered near the screen, and the section\'s ' +
+      'formulas (MathML, a box per symbol) are half of that (traced). Skipping each paragraph off screen ' +
+      '(content-visibility: auto) saved 0.4 ms here but cost the keys slider 0.6 ms (A/B, 20 rounds each); skipping each run of prose saved nothing: the browser renders far past the screen (the run ' +
+      'above the figure ended 950 px above a 667 px screen and was rendered).',
     heads: 'The core\'s part (multiHead at h = 8) is about 0.1 ms. The handler shows the new split: its thumbnails ' +
       'go in, the large map is drawn anew (64 cells and numbers; its cells are renamed after the frame), the titles and ' +
       'sums rewritten (about 2 ms); the frame then lays out and paints the new thumbnails and the map. Switched off one ' +
