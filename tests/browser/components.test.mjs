@@ -1,6 +1,6 @@
 // The shared primitives rendered on their own in a blank page: the heat map's masked
 // cells, in-place recolouring, keyboard movement and printed values switched off; the plot's series, legend and marker;
-// the slider's label, output and log mapping. Bundled on the fly with esbuild.
+// the slider's label, output and log mapping; a list's items updated in place. Bundled on the fly with esbuild.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -18,7 +18,8 @@ async function bundleLib() {
         export { createHeatmap } from './web/src/lib/charts/heatmap.js';
         export { createPlot } from './web/src/lib/charts/plot.js';
         export { createSlider } from './web/src/lib/controls/slider.js';
-        export { createBars } from './web/src/lib/charts/bars.js';`,
+        export { createBars } from './web/src/lib/charts/bars.js';
+        export { setChildTexts } from './web/src/lib/dom/elements.js';`,
       resolveDir: ROOT,
     },
     bundle: true, format: 'iife', globalName: 'lib', write: false, logLevel: 'silent',
@@ -259,6 +260,28 @@ test('bars: one list item per value, names carry the exact value', async () => {
   });
   const items = page.getByRole('list', { name: 'test bars' }).getByRole('listitem');
   assert.deepEqual(await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label'))), ['a: 0.2500', 'b: 0.7500']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('setChildTexts: a list keeps its items, gets their new texts, and grows or shrinks by the difference', async () => {
+  const { page, context, errors } = await blankPage();
+  const result = await page.evaluate(() => {
+    const list = document.createElement('ul');
+    document.getElementById('root').append(list);
+    window.lib.setChildTexts(list, 'li', ['a', 'b', 'c']);
+    const [first, second] = list.children;
+    const firstText = first.firstChild;
+    window.lib.setChildTexts(list, 'li', ['A', 'b']);
+    const shrunk = { texts: [...list.children].map((li) => li.textContent), same: list.children[0] === first && list.children[1] === second, sameNode: first.firstChild === firstText };
+    window.lib.setChildTexts(list, 'li', ['A', 'b', 'c', 'd']);
+    const grown = { texts: [...list.children].map((li) => li.textContent), tags: [...list.children].map((li) => li.localName), same: list.children[0] === first };
+    window.lib.setChildTexts(list, 'li', []);
+    return { shrunk, grown, emptied: list.children.length };
+  });
+  assert.deepEqual(result.shrunk, { texts: ['A', 'b'], same: true, sameNode: true });
+  assert.deepEqual(result.grown, { texts: ['A', 'b', 'c', 'd'], tags: ['li', 'li', 'li', 'li'], same: true });
+  assert.equal(result.emptied, 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

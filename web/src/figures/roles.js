@@ -7,7 +7,7 @@
 import { formatWeight, quoteToken } from '../lib/format/index.js';
 import { createHeatmap } from '../lib/charts/heatmap.js';
 import { createPicker } from '../lib/controls/picker.js';
-import { figureBody, htmlElement, uniqueId } from '../lib/dom/elements.js';
+import { figureBody, htmlElement, setChildTexts, uniqueId } from '../lib/dom/elements.js';
 import { registerMatrix } from '../lib/export/registry.js';
 import { createFigureProblem } from '../lib/dom/figure-problem.js';
 import { readToySentence } from '../lib/format/tokens.js';
@@ -129,7 +129,7 @@ function createViews(panels, { tokens, tokenNames, crossTokens, crossNames, X, c
   return views;
 }
 
-/** Where each query puts most weight, one list item a row (masked cells left out). */
+/** Where each query puts most weight, one text a row for the list (masked cells left out). */
 function topWeights(weights, { view, masked, tokenNames, stats }) {
   const shownRows = masked ? blankMasked(weights, masked) : weights;
   return view.rowLabels.map((token, i) => {
@@ -140,7 +140,7 @@ function topWeights(weights, { view, masked, tokenNames, stats }) {
       const keys = keysAtMax(shownRows, i, stats.max[i]);
       text = `${view.rowNames[i]} \u2192 ${keys.map((j) => tokenNames[j]).join(' and ')}, ${formatWeight(stats.max[i])}${keys.length > 1 ? ' each' : ''}`;
     }
-    return htmlElement('li', {}, text);
+    return text;
   });
 }
 
@@ -224,7 +224,7 @@ export function mount(element, { lab, state }) {
       sourceRows.weights.textContent = `${shapeText(weights)}: one row per query, one column per key`;
 
       const keyNames = role === 'cross' && sentence.crossEncoder ? sentence.crossEncoder.tokens.map((t, i) => `${quoteToken(t)} (${i})`) : tokenNames;
-      topList.replaceChildren(...topWeights(weights, { view, masked: role === 'decoder' ? causal : null, tokenNames: keyNames, stats: lab.rowStats(weights) }));
+      setChildTexts(topList, 'li', topWeights(weights, { view, masked: role === 'decoder' ? causal : null, tokenNames: keyNames, stats: lab.rowStats(weights) }));
       queryNote.hidden = role !== 'cross';
       if (role === 'cross') queryNote.textContent = crossQueryNote(lab, { ...sentence, ...(sentence.crossEncoder ?? {}) });
       problem.clear();

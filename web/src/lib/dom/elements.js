@@ -49,6 +49,18 @@ export function setAttributes(element, attributes) {
   }
 }
 
+/**
+ * Makes `parent`'s children one `tag` element per text, in order, on a path a key press takes:
+ * the elements already there keep their place and get their new text (setText), and only the
+ * difference in count is made or taken out. (replaceChildren with new elements lays out and
+ * names every one of them afresh, and a screen reader inside the list loses its place.)
+ */
+export function setChildTexts(parent, tag, texts) {
+  while (parent.children.length > texts.length) parent.lastElementChild.remove();
+  while (parent.children.length < texts.length) htmlElement(tag, {}, null, parent);
+  texts.forEach((text, i) => setText(parent.children[i], text));
+}
+
 /** Shows or hides an element on a path a key press takes, writing `hidden` only when it changes. */
 export function setHidden(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;
