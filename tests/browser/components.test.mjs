@@ -146,8 +146,8 @@ test('heat map: printed values switch off and on, the cells keep their names and
 });
 
 test('heat map: a bitmap repainted cell by cell or all at once matches one drawn once', async () => {
-  // A few changed cells are cleared and painted one by one; many changed cells clear and paint
-  // the whole bitmap (canvas.js). Either way the pixels must be those of a map that drew the
+  // Changed cells are painted over their old pixels, an emptied one cleared (canvas.js): after
+  // a few, nearly all and one changed cell, the pixels must be those of a map that drew the
   // final matrix once, at a pixel ratio of 2 where cell edges fall between device pixels.
   const context = await session.browser.newContext({ deviceScaleFactor: 2 });
   const page = await context.newPage();

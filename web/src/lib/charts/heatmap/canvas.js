@@ -56,7 +56,6 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
   const texts = new Array(count).fill('');
   const values = new Array(count).fill(null);
   const drawn = new Array(count).fill(null); // { fill, ink, text } as last drawn
-  const changed = new Array(count).fill(false); // per cell, within one draw(): drawn anew
   const widths = new Map(); // printed text → its width in px at `font`
   let font = '';
   let fontPx = 0;
@@ -89,9 +88,9 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     return context;
   }
 
-  // Whether the bitmap holds exactly what `drawn` says. A new size, font, layout or showing of
-  // the numbers makes it stale, and the next draw paints every cell; otherwise a draw repaints
-  // only the cells whose colour, ink or number changed, unless they are many (see draw()).
+  // Whether the bitmap holds exactly what `drawn` says. A new size, font or layout makes it
+  // stale, and the next draw paints every cell; otherwise a draw repaints only the cells whose
+  // colour, ink or number changed.
   let stale = true;
 
   /**
@@ -114,17 +113,16 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
   }
 
   /**
-   * Clears the device pixels a cell's fill touches, and no pixel of a neighbour's: the fill is
-   * inset by half a px on each side, so at a ratio of 1 or more the 1 px gap between two fills
-   * holds a whole device pixel boundary that belongs to neither. Repainted on cleared pixels,
-   * the cell comes out as a full repaint draws it, bit for bit.
+   * The device pixels of a cell's fill: the cell less half a px on each side (the 1 px gap the
+   * SVG cells' stroke used to make), with every edge rounded to a whole device pixel. A fill
+   * then covers each of its pixels entirely and no pixel of a neighbour's, so painting a cell
+   * again over its old colour and number leaves exactly what painting it once would: a
+   * changed cell needs no clearing first.
    */
-  function clearCell(drawing, ratio, x, y, cell) {
-    const left = Math.floor((x + 0.5) * ratio);
-    const top = Math.floor((y + 0.5) * ratio);
-    const right = Math.ceil((x + cell - 0.5) * ratio);
-    const bottom = Math.ceil((y + cell - 0.5) * ratio);
-    drawing.clearRect(left, top, right - left, bottom - top);
+  function fillBox(ratio, x, y, cell) {
+    const left = Math.round((x + 0.5) * ratio);
+    const top = Math.round((y + 0.5) * ratio);
+    return [left, top, Math.round((x + cell - 0.5) * ratio) - left, Math.round((y + cell - 0.5) * ratio) - top];
   }
 
   function forgetStamps() {
@@ -228,11 +226,10 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     },
 
     /**
-     * Paints the cells and numbers that changed since the last draw (nothing before a layout).
-     * When more than a third of the cells changed (a new head, a τ step recolours about 27 of
-     * 64), the whole bitmap is cleared and painted again: clearing one cell costs more than
-     * painting one (in Chromium, 64 cells cleared one by one 0.35 ms, the bitmap cleared once
-     * and every cell painted 0.13 ms).
+     * Paints the cells and numbers that changed since the last draw (nothing before a layout),
+     * each over its own old pixels (fillBox); after a new size, font or layout (stale), the
+     * whole bitmap is cleared and every cell painted. A τ step repaints the 20-odd of 64 cells
+     * whose colour or number moved, and the browser rasterises only those.
      */
     draw() {
       if (!layout) return;
@@ -242,35 +239,28 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       const { cell } = layout;
       const room = cell - CELL_PADDING_EM * fontPx; // as the layout leaves room (labels.js)
       const fits = (text) => textWidth(text) <= room;
-      let changes = 0;
+      const everything = stale;
+      if (everything) drawing.clearRect(0, 0, canvas.width, canvas.height);
       for (let index = 0; index < count; index += 1) {
         const fill = fills[index];
         const text = fill === null || !visible ? '' : fitPrinted(texts[index], values[index], fits);
         const ink = fill === null ? null : inkFor(fill);
         const was = drawn[index];
-        if (was !== null && was.fill === fill && was.ink === ink && was.text === text) {
-          changed[index] = false;
-          continue;
+        const same = was !== null && was.fill === fill && was.ink === ink && was.text === text;
+        if (!same) {
+          drawn[index] = { fill, ink, text };
+          onDrawn(index, drawn[index]);
         }
-        changed[index] = true;
-        changes += 1;
-        drawn[index] = { fill, ink, text };
-        onDrawn(index, drawn[index]);
-      }
-      // Below a ratio of 1 a device pixel can hold two cells' edges: paint everything then.
-      const everything = stale || ratio < 1 || changes * 3 > count;
-      if (everything) drawing.clearRect(0, 0, canvas.width, canvas.height);
-      for (let index = 0; index < count; index += 1) {
-        if (!everything && !changed[index]) continue;
-        const { fill, ink, text } = drawn[index];
+        if (same && !everything) continue;
         const x = cellX(layout, index % cols);
         const y = cellY(layout, Math.floor(index / cols));
-        if (!everything) clearCell(drawing, ratio, x, y, cell);
-        if (fill !== null) {
-          // The SVG cells' 1 px stroke of the surface colour, as a clear gap.
-          drawing.fillStyle = fill;
-          drawing.fillRect((x + 0.5) * ratio, (y + 0.5) * ratio, (cell - 1) * ratio, (cell - 1) * ratio);
+        const box = fillBox(ratio, x, y, cell);
+        if (fill === null) {
+          if (!everything) drawing.clearRect(...box); // a cell emptied (masked): the page shows through
+          continue;
         }
+        drawing.fillStyle = fill;
+        drawing.fillRect(...box);
         if (text) printText(drawing, ratio, text, ink, x + cell / 2, y + cell / 2);
       }
       stale = false;
