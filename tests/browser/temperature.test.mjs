@@ -150,6 +150,30 @@ test('the figure fits a 375 px phone screen without sideways scrolling', async (
   assert.deepEqual(problems, []);
 });
 
+test('the values a τ step rewrites stay in boxes of one size, and every value fits its box', async () => {
+  // The τ slider's value, the largest weight, the entropy and the bars' values are printed in
+  // boxes of fixed size, so that a step lays out those boxes and not the page (.fixed-text).
+  // Such a box must hold whatever it prints, at both ends of τ, on a phone as on a desktop.
+  for (const contextOptions of [undefined, PHONE]) {
+    const { page, problems } = await session.openPage(contextOptions ? { contextOptions } : {});
+    const view = temperatureFigure(page);
+    const boxes = () => view.figure.locator('.fixed-text').evaluateAll((nodes) => nodes.map((node) => ({
+      text: node.textContent, width: node.getBoundingClientRect().width, overflow: node.scrollWidth - node.clientWidth,
+    })));
+    const atOne = await boxes();
+    assert.ok(atOne.length >= 11, `the slider's value, two readouts and eight bar values (${atOne.length})`);
+    await view.tau.focus();
+    for (const key of ['End', 'PageDown', 'Home']) {
+      await page.keyboard.press(key);
+      const now = await boxes();
+      assert.deepEqual(now.map((box) => box.width), atOne.map((box) => box.width), `the boxes keep their size (${key})`);
+      for (const box of now) assert.ok(box.overflow <= 0, `"${box.text}" fits its box (${key})`);
+    }
+    assert.equal(await view.largest.innerText(), '1.000', 'at the smallest τ one key takes all the weight');
+    assert.deepEqual(problems, []);
+  }
+});
+
 test('the lines from the query to every key are as wide as the weights', async () => {
   const { page, problems } = await session.openPage();
   const view = temperatureFigure(page);

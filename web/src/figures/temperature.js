@@ -72,9 +72,9 @@ export function mount(element, { lab, state }) {
     labels: tokens, label: 'lines from the picked query to every key, as wide as their weights',
   });
   const readouts = htmlElement('div', { class: 'readouts' }, null, rowPanel);
-  const largest = createReadout(readouts, 'largest weight');
+  const largest = createReadout(readouts, 'largest weight', { chars: 5 }); // "0.532"
   const argmax = createReadout(readouts, 'on key');
-  const entropy = createReadout(readouts, 'entropy');
+  const entropy = createReadout(readouts, 'entropy', { chars: 10 }); // "2.079 nats"; ln 33 < 10
   const problem = createFigureProblem(body);
 
   // The entropy of a perfectly flat row, ln n, as the core computes it: the scale for the readout.

@@ -20,7 +20,8 @@ function createBarItems(list, labels, names) {
     const row = htmlElement('div', { role: 'listitem', class: 'bar' }, null, list);
     htmlElement('span', { class: 'bar-label', 'aria-hidden': 'true' }, text, row);
     const track = htmlElement('span', { class: 'bar-track', 'aria-hidden': 'true' }, null, row);
-    const value = htmlElement('span', { class: 'bar-value', 'aria-hidden': 'true' }, null, row);
+    const valueCell = htmlElement('span', { class: 'bar-value', 'aria-hidden': 'true' }, null, row);
+    const value = htmlElement('span', { class: 'fixed-text' }, null, valueCell);
     return { row, track, value, name: names[i], was: { share: null, text: null, name: null, highlight: false } };
   });
 }

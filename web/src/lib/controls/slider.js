@@ -24,6 +24,19 @@ export function sliderScale({ min, max, scale = 'linear', steps = 200, step = nu
 }
 
 /**
+ * The most characters `format` prints for the slider's positions (every one of them, or 1001
+ * spread evenly, both ends included, on a slider with more).
+ */
+function longestPrinted(scale, format) {
+  const stride = Math.max(1, Math.ceil(scale.steps / 1000));
+  let longest = 1;
+  for (let position = 0; position <= scale.steps + stride - 1; position += stride) {
+    longest = Math.max(longest, format(scale.toValue(Math.min(position, scale.steps))).length);
+  }
+  return longest;
+}
+
+/**
  * @param {HTMLElement} container
  * @param {object} options
  * @param {string} options.label          visible label, also the accessible name
@@ -45,10 +58,16 @@ export function createSlider(container, options) {
 
   const element = htmlElement('div', { class: 'control control-slider' }, null, container);
   htmlElement('label', { for: id, class: 'control-label' }, label, element);
+  // The input and its printed value each sit in a box of fixed size (styles/figures.css), so
+  // that a step, which moves the thumb and rewrites the value, lays out those two boxes and
+  // not the page around them. The value's box holds the longest value the slider can print.
+  const track = htmlElement('div', { class: 'control-track' }, null, element);
   const input = htmlElement('input', {
     type: 'range', id, min: 0, max: scale.steps, step: 1, 'aria-describedby': hintId,
-  }, null, element);
-  const output = htmlElement('output', { for: id, class: 'control-value', 'aria-hidden': 'true' }, null, element);
+  }, null, track);
+  const valueBox = htmlElement('output', { for: id, class: 'control-value', 'aria-hidden': 'true' }, null, element);
+  const output = htmlElement('span', { class: 'fixed-text' }, null, valueBox);
+  output.style.setProperty('--al-fixed-chars', String(longestPrinted(scale, format)));
   if (hint) htmlElement('p', { id: hintId, class: 'control-hint' }, hint, element);
 
   let current = value;
