@@ -6,7 +6,9 @@
 //   <iframe src="https://example.org/attention-lab/embed.html?figure=temperature" data-attention-lab …>
 //
 // Each frame (an <iframe data-attention-lab>) posts { type: 'attention-lab:height', height }
-// whenever its content changes height. A message is used only if
+// whenever its content changes height, and when this script, starting, asks each frame that is
+// already there ({ type: 'attention-lab:measure' }), so the script may load before or after
+// the frames. A message is used only if
 //   - it comes from the window of one of those frames (not from any other frame or window),
 //   - from an allowed origin: the origins listed, space-separated, in data-allowed-origin on
 //     this script tag; without that attribute, the origin of the frame's own src,
@@ -144,4 +146,12 @@
       }
     }
   });
+
+  // A frame that reported its height before this script listened is asked again. The request
+  // carries nothing, so it may go to any origin: a frame still loading drops it, and reports
+  // by itself once it starts.
+  var waiting = frames();
+  for (var k = 0; k < waiting.length; k += 1) {
+    if (waiting[k].contentWindow) waiting[k].contentWindow.postMessage({ type: 'attention-lab:measure' }, '*');
+  }
 })();

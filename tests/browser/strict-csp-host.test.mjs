@@ -77,7 +77,14 @@ const iframeTag = (figure, search) => `<iframe src="${lab.url}embed.html?figure=
 /** Waits until the frame's height was set from its report, and checks it matches the content. */
 async function assertFrameFits(page, figure) {
   const frameElement = page.locator(`iframe[data-attention-lab="${figure}"]`);
-  await page.waitForFunction((name) => document.querySelector(`iframe[data-attention-lab="${name}"]`).style.height !== '', figure, { timeout: 20000 });
+  try {
+    await page.waitForFunction((name) => document.querySelector(`iframe[data-attention-lab="${name}"]`).style.height !== '', figure, { timeout: 20000 });
+  } catch (error) {
+    // Say how far the frame got: still starting (its core never came), or started and unheard.
+    const inside = page.frames().find((f) => f.url().includes(`figure=${figure}`));
+    const state = await inside?.evaluate(() => `ready=${document.documentElement.dataset.labReady}, status "${document.querySelector('.figure-status')?.textContent ?? ''}"`).catch((e) => e.message);
+    throw new Error(`${figure}: the frame's height was never set (${inside ? state : 'no frame document'}): ${error.message}`);
+  }
   // clientHeight: the frame's inner area, without the border browsers draw around an iframe.
   const frameHeight = await frameElement.evaluate((f) => f.clientHeight);
   const contentHeight = await page.frameLocator(`iframe[data-attention-lab="${figure}"]`).locator('html').evaluate((html) => html.getBoundingClientRect().height);
@@ -131,6 +138,36 @@ test('iframe + a self-hosted copy of attention-lab-resize.js: script-src \'self\
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('attention-lab-resize.js added after its frame has started still sizes that frame', async () => {
+  const host = await lmsHost("default-src 'self'; script-src 'self'; frame-src LAB");
+  await writeFile(join(hostDir, 'iframe-script-late.html'), coursePage(iframeTag('temperature', '')));
+  const { context, page, problems } = await openCoursePage(`${host.url}iframe-script-late.html`);
+  const inside = () => page.frames().find((f) => f.url().startsWith(lab.url));
+  await expectReady(inside);
+  // The frame has reported its height to no one; the script arrives afterwards, as a host
+  // that loads its scripts late (or an LMS that injects them) would add it.
+  assert.equal(await page.locator('iframe[data-attention-lab]').evaluate((f) => f.style.height), '');
+  await page.evaluate((origin) => {
+    const script = document.createElement('script');
+    script.src = 'attention-lab-resize.js';
+    script.dataset.allowedOrigin = origin;
+    document.body.appendChild(script);
+  }, labOrigin);
+  await assertFrameFits(page, 'temperature');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** Waits until the frame `inside()` finds has mounted its figure (and so sent its first height). */
+async function expectReady(inside) {
+  for (let waited = 0; waited < 20000; waited += 100) {
+    if (await inside()?.evaluate(() => document.documentElement.dataset.labReady === 'true').catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail('the frame never finished starting');
+}
 
 test('attention-lab-resize.js ignores a frame whose origin is not the one named in data-allowed-origin', async () => {
   const host = await lmsHost("default-src 'self'; script-src 'self'; frame-src LAB");

@@ -20,18 +20,23 @@ const URL_WRITE_DELAY_MS = 250; // browsers throttle history updates made on eve
 const root = document.getElementById('embed-root');
 const showNotice = noticeBoard(document.getElementById('notices'));
 
-// Reports the document's height to the host page whenever it changes.
+// Reports the document's height to the host page whenever it changes, and again whenever the
+// host asks (attention-lab:measure): a host script that starts after this frame's first report
+// asks, so neither side depends on which of the two started first.
 function reportHeight(figureName) {
   if (window.parent === window) return;
   let last = 0;
-  const send = () => {
+  const send = (always) => {
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (height === last) return;
+    if (height === last && always !== true) return;
     last = height;
     window.parent.postMessage({ type: 'attention-lab:height', figure: figureName, height }, '*');
   };
-  new ResizeObserver(send).observe(document.documentElement);
-  send();
+  window.addEventListener('message', (event) => {
+    if (event.source === window.parent && event.data?.type === 'attention-lab:measure') send(true);
+  });
+  new ResizeObserver(() => send(false)).observe(document.documentElement);
+  send(false);
 }
 
 // theme=host: the host page's attention-lab-resize.js tells the frame the host's colour scheme,
