@@ -222,6 +222,32 @@ test('a drag back over settings already run shows their full run, or the same pr
   assert.deepEqual(problems, []);
 });
 
+test('the preview of a neighbouring setting, made ahead after a frame, reads as one made on the spot', async () => {
+  // At m = 30 the figure computes the previews of 29 and 31 after its frame; a step to 31 then
+  // shows that one. A second page jumps from 10 to 31 directly, computing it on the spot.
+  const readAt31 = async (path) => {
+    const { page, problems } = await session.openPage();
+    const view = whyScaleFigure(page);
+    await settled(view);
+    for (const value of path) {
+      await view.keys.evaluate((input, v) => {
+        input.value = String(v - 2); // the slider's positions start at m = 2
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      }, value);
+      await page.evaluate(() => new Promise((done) => { requestAnimationFrame(() => setTimeout(done, 50)); }));
+    }
+    assert.equal(await view.keys.getAttribute('aria-valuetext'), '31');
+    const values = await Promise.all([view.unscaledMax.innerText(), view.figure.locator('.why-scale-trials').innerText()]);
+    assert.deepEqual(problems, []);
+    return values;
+  };
+  const [aheadValue, aheadNote] = await readAt31([30, 31]);
+  const [spotValue, spotNote] = await readAt31([31]);
+  assert.match(aheadNote, /^Preview from T = 103 random queries per width/);
+  assert.equal(aheadNote, spotNote);
+  assert.equal(aheadValue, spotValue);
+});
+
 test('a link restores keys, marker and width', async () => {
   const { page, problems } = await session.openPage({ search: '?why-scale.keys=20&why-scale.marker=3&why-scale.dk=256' });
   const view = whyScaleFigure(page);

@@ -7,7 +7,7 @@
 // a drag back over a setting shows its full run if it has one, else its preview again.
 
 import { createSlider } from '../../lib/controls/slider.js';
-import { yieldToBrowser } from '../../lib/dom/yield.js';
+import { afterNextPaint, yieldToBrowser } from '../../lib/dom/yield.js';
 import { htmlElement } from '../../lib/dom/elements.js';
 import { createFigureProblem } from '../../lib/dom/figure-problem.js';
 import { MAX_LOG2, createExperimentView } from './experiment-view.js';
@@ -86,11 +86,13 @@ export function createWidthExperiment(body, { lab, state, lifetime, keysKey, mar
   let previewFrame = 0;
   let runNumber = 0; // number of the latest full run: a newer run (or a preview) ends an older one
   let quietTimer = 0;
-  // A figure that leaves the page ends its deferred run and its preview frame.
+  let prefetch = { cancel: () => {} };
+  // A figure that leaves the page ends its deferred run, its preview frame and its prefetch.
   lifetime?.add(() => {
     runNumber += 1;
     clearTimeout(quietTimer);
     cancelAnimationFrame(previewFrame);
+    prefetch.cancel();
   });
 
   const draw = () => view.draw(shown, state.get(markerKey), { seed: SEED, fullTrials: FULL_TRIALS });
@@ -103,20 +105,48 @@ export function createWidthExperiment(body, { lab, state, lifetime, keysKey, mar
     problem.clear();
   }
 
+  const previewOf = (keys) => {
+    if (!previews.has(keys)) previews.set(keys, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials: previewTrials(keys), seed: SEED }));
+    return previews.get(keys);
+  };
+
+  /**
+   * Arrow keys and drags move m a step at a time: after the frame that shows m, the previews
+   * of m − 1 and m + 1 are computed, one per task, so that the next step draws at once instead
+   * of spending up to a millisecond in the core before its frame.
+   */
+  function prefetchNeighbours(keys) {
+    prefetch.cancel();
+    const wanted = [keys + 1, keys - 1].filter((m) => m >= KEYS.min && m <= KEYS.max && !previews.has(m) && !fullResults.has(m));
+    if (wanted.length === 0) return;
+    let cancelled = false;
+    const cancelPaint = afterNextPaint(async () => {
+      for (const m of wanted) {
+        if (cancelled) return;
+        try {
+          previewOf(m);
+        } catch {
+          return; // the step itself will show the problem, should the reader make it
+        }
+        await yieldToBrowser();
+      }
+    });
+    prefetch = { cancel: () => { cancelled = true; cancelPaint(); } };
+  }
+
   /**
    * The cheap run (all widths in one call of about a millisecond), shown while a drag moves;
    * at a setting whose full run is done, that run instead.
    */
   function preview(computing = false) {
     const keys = state.get(keysKey);
+    prefetchNeighbours(keys);
     if (fullResults.has(keys)) {
       show(keys, FULL_TRIALS, fullResults.get(keys));
       return true;
     }
     try {
-      const trials = previewTrials(keys);
-      if (!previews.has(keys)) previews.set(keys, lab.widthExperiment({ keys, maxLog2: MAX_LOG2, trials, seed: SEED }));
-      show(keys, trials, previews.get(keys), computing);
+      show(keys, previewTrials(keys), previewOf(keys), computing);
       return true;
     } catch (error) {
       problem.show(error, 'run the experiment');
