@@ -205,6 +205,32 @@ test('the full-width raw scores are the sums of the slices\' at every h', async 
   assert.deepEqual(problems, []);
 });
 
+test('back at an h shown before, the picked head reads as it did: its weights, its note and the sum', async () => {
+  const { page, problems } = await session.openPage();
+  const view = headsFigure(page);
+  const large = view.grids.nth(1);
+  const note = view.figure.locator('.heads-focus .heads-note').first();
+  const reading = async () => ({
+    weights: await rowWeights(large, '“it” (7)'),
+    note: await note.innerText(),
+    sum: await view.example.innerText(),
+  });
+  await setK(page, view, 2);
+  await pick(view, 3);
+  const first = await reading();
+  // The core's own numbers for head 3 of 4, row "it".
+  const expected = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4).heads[3].weights;
+  const n = toy.tokens.length;
+  assert.equal(first.weights.length, n);
+  first.weights.forEach((w, j) => assert.ok(Math.abs(w - expected.data[7 * n + j]) < 5e-5, `weight ${j}: ${w}`));
+  await view.slider.focus();
+  await page.keyboard.press('ArrowRight'); // h = 8: head 3 of 8
+  assert.notEqual((await reading()).sum, first.sum);
+  await page.keyboard.press('ArrowLeft'); // h = 4 again
+  assert.deepEqual(await reading(), first);
+  assert.deepEqual(problems, []);
+});
+
 test('the parameter count is 4·d² at every h: 1 048 576 for d_model = 512', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);

@@ -62,10 +62,13 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
     return costs.get(key);
   };
 
+  const differences = new Map(); // summed (one per h) → its largest difference, from the core
+
   return {
     render(result, summed, h) {
       // The full-width dot product over all 64 columns is the sum of the h dot products over the slices.
-      setText(sumCheck.output, formatFixed(lab.maxAbsDifference(summed, full.rawScores), 3));
+      if (!differences.has(summed)) differences.set(summed, lab.maxAbsDifference(summed, full.rawScores));
+      setText(sumCheck.output, formatFixed(differences.get(summed), 3));
       setText(sumCheck.note, `(over all ${n * n} query\u2013key pairs, h = ${h})`);
       const at = row * n + col;
       if (h !== termsShown) {

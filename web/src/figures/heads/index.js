@@ -131,15 +131,32 @@ export function mount(element, { lab, state, lifetime }) {
   registerMatrix(element, 'raw scores summed over the heads', exported((l) => l.summed, tokens, 'key'));
   registerMatrix(element, 'output of the layer (concat \u00b7 W\u1d3c)', exported((l) => l.result.output, Array.from(sentence.features), 'feature'));
 
+  // The layer at each h, from the core, asked once: the sentence and its matrices are fixed for
+  // this drawing (a new sentence draws the figure afresh), so a step back to an h shown before
+  // draws its results without running the layer again (0.2 ms of a 4 <-> 8 step).
+  const layers = new Map();
+  const layerAt = (h) => {
+    if (!layers.has(h)) {
+      const result = lab.multiHead(X, WQ, WK, WV, WO, h);
+      layers.set(h, { result, summed: sumOf(result.heads.map((head) => head.rawScores)), stats: new Map() });
+    }
+    return layers.get(h);
+  };
+
   function render() {
     const k = state.get('heads.k');
     const h = 2 ** k;
     slider.set(k);
     try {
       const picked = Math.min(state.get('heads.head'), h - 1);
-      const result = lab.multiHead(X, WQ, WK, WV, WO, h);
-      slices.show(h, picked, result, (weights) => lab.rowStats(weights));
-      const summed = sumOf(result.heads.map((head) => head.rawScores));
+      const layer = layerAt(h);
+      const { result, summed } = layer;
+      // Each head's row statistics, from the core, kept with its layer.
+      const statsOf = (weights) => {
+        if (!layer.stats.has(weights)) layer.stats.set(weights, lab.rowStats(weights));
+        return layer.stats.get(weights);
+      };
+      slices.show(h, picked, result, statsOf);
       checks.render(result, summed, h);
       last = { result, summed };
       problem.clear();
