@@ -248,6 +248,21 @@ test('the preview of a neighbouring setting, made ahead after a frame, reads as 
   assert.equal(aheadValue, spotValue);
 });
 
+test('at 375 and 320 px the marker\'s value stays inside the figure, at its longest, "1024 (k = 10)"', async () => {
+  for (const width of [375, 320]) {
+    const { page, problems } = await session.openPage({ contextOptions: { ...PHONE, viewport: { width, height: 667 } } });
+    const view = whyScaleFigure(page);
+    await view.marker.focus();
+    await page.keyboard.press('End');
+    const value = view.marker.locator('xpath=ancestor::div[contains(@class, "control-slider")]').locator('.control-value > span');
+    assert.equal(await value.innerText(), '1024 (k = 10)');
+    const [valueBox, bodyBox] = await Promise.all([value.boundingBox(), view.figure.locator('.figure-body').boundingBox()]);
+    assert.ok(valueBox.x + valueBox.width <= bodyBox.x + bodyBox.width + 0.5,
+      `${width} px: the value ends at ${valueBox.x + valueBox.width}px, the figure at ${bodyBox.x + bodyBox.width}px`);
+    assert.deepEqual(problems, []);
+  }
+});
+
 test('a link restores keys, marker and width', async () => {
   const { page, problems } = await session.openPage({ search: '?why-scale.keys=20&why-scale.marker=3&why-scale.dk=256' });
   const view = whyScaleFigure(page);

@@ -23,6 +23,9 @@ export function sliderScale({ min, max, scale = 'linear', steps = 200, step = nu
   };
 }
 
+// The longest value printed in a box of fixed size (styles/figures.css, .fixed-text).
+const MAX_FIXED_CHARS = 8;
+
 /**
  * The most characters `format` prints for the slider's positions (every one of them, or 1001
  * spread evenly, both ends included, on a slider with more).
@@ -60,14 +63,18 @@ export function createSlider(container, options) {
   htmlElement('label', { for: id, class: 'control-label' }, label, element);
   // The input and its printed value each sit in a box of fixed size (styles/figures.css), so
   // that a step, which moves the thumb and rewrites the value, lays out those two boxes and
-  // not the page around them. The value's box holds the longest value the slider can print.
+  // not the page around them. The value's box holds the longest value the slider can print
+  // (up to MAX_FIXED_CHARS).
   const track = htmlElement('div', { class: 'control-track' }, null, element);
   const input = htmlElement('input', {
     type: 'range', id, min: 0, max: scale.steps, step: 1, 'aria-describedby': hintId,
   }, null, track);
   const valueBox = htmlElement('output', { for: id, class: 'control-value', 'aria-hidden': 'true' }, null, element);
-  const output = htmlElement('span', { class: 'fixed-text' }, null, valueBox);
-  output.style.setProperty('--al-fixed-chars', String(longestPrinted(scale, format)));
+  // A longer value ("1024 (k = 10)") prints at its own width: a box as wide as its longest
+  // would take a phone's track room and run past the figure's edge at 375 px.
+  const chars = longestPrinted(scale, format);
+  const output = htmlElement('span', { class: chars <= MAX_FIXED_CHARS ? 'fixed-text' : null }, null, valueBox);
+  if (chars <= MAX_FIXED_CHARS) output.style.setProperty('--al-fixed-chars', String(chars));
   if (hint) htmlElement('p', { id: hintId, class: 'control-hint' }, hint, element);
 
   let current = value;
