@@ -215,8 +215,13 @@ test('back at an h shown before, the picked head reads as it did: its weights, i
     note: await note.innerText(),
     sum: await view.example.innerText(),
   });
+  // The cells' names follow a drawing a frame later (after its paint): read once they settle.
+  const settled = () => page.evaluate(() => new Promise((done) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50)));
+  }));
   await setK(page, view, 2);
   await pick(view, 3);
+  await settled();
   const first = await reading();
   // The core's own numbers for head 3 of 4, row "it".
   const expected = lab.multiHead(toy.X, toy.WQ, toy.WK, toy.WV, toy.WO, 4).heads[3].weights;
@@ -225,8 +230,10 @@ test('back at an h shown before, the picked head reads as it did: its weights, i
   first.weights.forEach((w, j) => assert.ok(Math.abs(w - expected.data[7 * n + j]) < 5e-5, `weight ${j}: ${w}`));
   await view.slider.focus();
   await page.keyboard.press('ArrowRight'); // h = 8: head 3 of 8
+  await settled();
   assert.notEqual((await reading()).sum, first.sum);
   await page.keyboard.press('ArrowLeft'); // h = 4 again
+  await settled();
   assert.deepEqual(await reading(), first);
   assert.deepEqual(problems, []);
 });
