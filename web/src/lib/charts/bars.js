@@ -12,7 +12,7 @@
 
 import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
-import { htmlElement, setText } from '../dom/elements.js';
+import { fixedTextBox, htmlElement, setText } from '../dom/elements.js';
 
 /** One row per bar in `list`: its label, track (the bar), printed value, and what each was last set to. */
 function createBarItems(list, labels, names) {
@@ -21,7 +21,7 @@ function createBarItems(list, labels, names) {
     htmlElement('span', { class: 'bar-label', 'aria-hidden': 'true' }, text, row);
     const track = htmlElement('span', { class: 'bar-track', 'aria-hidden': 'true' }, null, row);
     const valueCell = htmlElement('span', { class: 'bar-value', 'aria-hidden': 'true' }, null, row);
-    const value = htmlElement('span', { class: 'fixed-text' }, null, valueCell);
+    const value = fixedTextBox(valueCell);
     return { row, track, value, name: names[i], was: { share: null, text: null, name: null, highlight: false } };
   });
 }

@@ -2,7 +2,7 @@
 // <span class="readout-note">…</span></p>. The label is tied to the output, so a screen
 // reader and a test find the value by its name ("largest weight", "entropy", …).
 
-import { htmlElement, uniqueId } from '../dom/elements.js';
+import { fixedTextBox, htmlElement, uniqueId } from '../dom/elements.js';
 
 /**
  * Returns { line, labelNode, output, note }: set output's text to the value, note's to a muted
@@ -17,11 +17,7 @@ export function createReadout(parent, label, { initial = null, chars = null } = 
   const line = htmlElement('p', { class: 'readout' }, null, parent);
   const labelNode = htmlElement('label', { for: id, class: 'readout-label' }, label, line);
   const element = htmlElement('output', { id, class: 'readout-value' }, chars ? null : initial, line);
-  let output = element;
-  if (chars) {
-    output = htmlElement('span', { class: 'fixed-text' }, initial, element);
-    output.style.setProperty('--al-fixed-chars', String(chars));
-  }
+  const output = chars ? fixedTextBox(element, chars, initial) : element;
   const note = htmlElement('span', { class: 'readout-note' }, null, line);
   return { line, labelNode, output, note };
 }

@@ -4,7 +4,7 @@
 
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { formatSignificant, roundSignificant } from '../format/index.js';
-import { htmlElement, uniqueId, setText } from '../dom/elements.js';
+import { fixedTextBox, htmlElement, uniqueId, setText } from '../dom/elements.js';
 
 /**
  * Maps between slider positions 0…steps and values for a linear or log scale. Values land on
@@ -32,10 +32,9 @@ const MAX_FIXED_CHARS = 8;
  */
 function longestPrinted(scale, format) {
   const stride = Math.max(1, Math.ceil(scale.steps / 1000));
-  let longest = 1;
-  for (let position = 0; position <= scale.steps + stride - 1; position += stride) {
-    longest = Math.max(longest, format(scale.toValue(Math.min(position, scale.steps))).length);
-  }
+  const printed = (position) => format(scale.toValue(position)).length;
+  let longest = printed(scale.steps);
+  for (let position = 0; position < scale.steps; position += stride) longest = Math.max(longest, printed(position));
   return longest;
 }
 
@@ -73,8 +72,7 @@ export function createSlider(container, options) {
   // A longer value ("1024 (k = 10)") prints at its own width: a box as wide as its longest
   // would take a phone's track room and run past the figure's edge at 375 px.
   const chars = longestPrinted(scale, format);
-  const output = htmlElement('span', { class: chars <= MAX_FIXED_CHARS ? 'fixed-text' : null }, null, valueBox);
-  if (chars <= MAX_FIXED_CHARS) output.style.setProperty('--al-fixed-chars', String(chars));
+  const output = chars <= MAX_FIXED_CHARS ? fixedTextBox(valueBox, chars) : htmlElement('span', {}, null, valueBox);
   if (hint) htmlElement('p', { id: hintId, class: 'control-hint' }, hint, element);
 
   let current = value;

@@ -66,6 +66,16 @@ export function setHidden(element, hidden) {
   if (element.hidden !== hidden) element.hidden = hidden;
 }
 
+/**
+ * A box of fixed size for a value that changes on every step (.fixed-text, styles/figures.css),
+ * in `parent`, showing `text`: `chars` characters wide, or as wide as its CSS makes it.
+ */
+export function fixedTextBox(parent, chars = null, text = null) {
+  const box = htmlElement('span', { class: 'fixed-text' }, text, parent);
+  if (chars !== null) box.style.setProperty('--al-fixed-chars', String(chars));
+  return box;
+}
+
 let nextId = 0;
 /** A document-unique id with a readable prefix, for label/for and aria references. */
 export function uniqueId(prefix) {
