@@ -136,6 +136,7 @@ test('the four maps fit a 375 px phone', async () => {
 test('the heads and map embeds fit, or scroll inside their frames, at every width from 320 to 1280 px', async () => {
   // Every 32 px: a map either shows whole or scrolls sideways inside its own frame, a named tab
   // stop, and the document itself never gets wider than the viewport.
+  const scrolled = new Set();
   for (const name of ['heads', 'heads&k=3', 'map']) {
     const { page, problems } = await session.openPage({ search: `embed.html?figure=${name}`, contextOptions: { viewport: { width: 320, height: 800 } } });
     for (let width = 320; width <= 1280; width += 32) {
@@ -156,6 +157,10 @@ test('the heads and map embeds fit, or scroll inside their frames, at every widt
               && getComputedStyle(frame).overflowX !== 'visible' && getComputedStyle(frame).overflowX !== 'hidden',
             named: frame.closest('[role=region]')?.getAttribute('tabindex') === '0'
               && /scrolls sideways/.test(frame.closest('[role=region]')?.getAttribute('aria-label') ?? ''),
+            // The map says itself when it is wider than its frame (no observer watches it):
+            // the frame is a tab stop exactly while the map is wider than it, by any amount.
+            overflowing: frame.querySelector('.heatmap-svg').getBoundingClientRect().width > edges.width + 0.01,
+            tabStop: frame.getAttribute('tabindex') === '0',
           };
         }),
       }));
@@ -164,8 +169,11 @@ test('the heads and map embeds fit, or scroll inside their frames, at every widt
       seen.maps.forEach((map, i) => {
         assert.ok(map.fits || (map.frameFits && map.scrolls && map.named),
           `${name} at ${width} px: map ${i} neither fits nor scrolls inside a named frame (${JSON.stringify(map)})`);
+        assert.equal(map.tabStop, map.overflowing, `${name} at ${width} px: map ${i} is a tab stop ${map.tabStop ? 'but fits' : 'but overflows'} (${JSON.stringify(map)})`);
+        if (map.overflowing) scrolled.add(`${name} at ${width} px`);
       });
     }
     assert.deepEqual(problems, []);
   }
+  assert.ok(scrolled.size > 0, 'no map scrolled at any width: the tab-stop case went untested');
 });

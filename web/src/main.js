@@ -20,9 +20,10 @@ const presentation = readPresentation((name) => new URLSearchParams(location.sea
 applyPresentation(document.documentElement, presentation);
 
 // A display formula that is wider than a narrow screen scrolls sideways; while it does, it is
-// a named tab stop so the keyboard can scroll it too.
+// a named tab stop so the keyboard can scroll it too. Its typeset content is a block as wide as
+// the box, which changes size only with it: the box alone is watched.
 for (const formula of document.querySelectorAll('.tex-display')) {
-  scrollableWhenOverflowing(formula, 'formula, scrolls sideways');
+  scrollableWhenOverflowing(formula, 'formula, scrolls sideways', { watchContent: false });
 }
 
 const state = createStore({

@@ -19,7 +19,7 @@ import { interpolateViridis } from 'd3-scale-chromatic';
 import { registerExportable } from '../export/registry.js';
 import { formatFixed, formatWeightExact } from '../format/index.js';
 import { htmlElement, svgElement, setText } from '../dom/elements.js';
-import { renameScrollRegion, scrollableWhenOverflowing } from '../dom/scroll-region.js';
+import { ownedScrollRegion, renameScrollRegion } from '../dom/scroll-region.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
 import { createCanvasPainter } from './heatmap/canvas.js';
 import { createGridCells } from './heatmap/cells.js';
@@ -56,7 +56,7 @@ const SAME_LAYOUT = ['left', 'top', 'cell', 'width', 'height', 'gap', 'label'];
  * Sizes the map for the width it is given, now and whenever the width or the text size
  * changes (fit.js). Returns relayout(), which sizes it again for longer printed values.
  */
-function fitHeatmap({ container, frame, svg, labelNodes, cells, painter, marks }, { rows, cols, rowLabels, colLabels, rowNotes, valueChars }) {
+function fitHeatmap({ container, frame, svg, labelNodes, cells, painter, marks, setScrolls }, { rows, cols, rowLabels, colLabels, rowNotes, valueChars }) {
   let text = null;
   let layout = null;
   let fittedWidth = 0;
@@ -65,10 +65,12 @@ function fitHeatmap({ container, frame, svg, labelNodes, cells, painter, marks }
   function applyLayout(width) {
     const next = heatmapLayout({ rows, cols, hasNotes: Boolean(rowNotes), width, text: { ...text, valueChars: valueChars() } });
     fittedWidth = width;
+    // Wider than its frame, the map scrolls in it, and is then a named tab stop.
+    const scrolls = next.width > width;
+    if (frame.classList.contains('heatmap-frame-scrolls') !== scrolls) frame.classList.toggle('heatmap-frame-scrolls', scrolls);
+    setScrolls(scrolls);
     if (layout && SAME_LAYOUT.every((k) => next[k] === layout[k])) return;
     layout = next;
-    const scrolls = layout.width > width;
-    if (frame.classList.contains('heatmap-frame-scrolls') !== scrolls) frame.classList.toggle('heatmap-frame-scrolls', scrolls);
     svg.setAttribute('viewBox', `0 0 ${layout.width} ${layout.height}`);
     svg.setAttribute('width', layout.width);
     svg.setAttribute('height', layout.height);
@@ -147,14 +149,15 @@ export function createHeatmap(container, options) {
   const svg = svgElement('svg', {
     role: 'grid', 'aria-label': label, 'aria-rowcount': rows, 'aria-colcount': cols, class: 'heatmap-svg',
   }, frame);
-  scrollableWhenOverflowing(frame, `${label}, scrolls sideways`);
+  // The map knows when it is wider than its frame (fitHeatmap): nothing needs to watch it.
+  const setScrolls = ownedScrollRegion(frame, `${label}, scrolls sideways`);
 
   const labelNodes = drawHeatmapLabels(svg, { rowLabels, colLabels, rowTitle, colTitle, rowNotes });
   const cells = createGridCells(svg, { rows, cols });
   const painter = createCanvasPainter(frame, svg, { rows, cols, shown: showValues, onDrawn: cells.record });
   const marks = createMarks(svg);
   const relayout = fitHeatmap(
-    { container, frame, svg, labelNodes, cells, painter, marks },
+    { container, frame, svg, labelNodes, cells, painter, marks, setScrolls },
     { rows, cols, rowLabels, colLabels, rowNotes, valueChars: () => valueChars },
   );
   // The legend scrolls with its map (and stays the map's sibling, where readers of the DOM look).

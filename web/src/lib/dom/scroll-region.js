@@ -5,7 +5,13 @@
 // the tab order and out of the screen reader's list of regions. Resizing, zooming, late fonts
 // and content that changes width are all re-checked.
 //
-// Usage: scrollableWhenOverflowing(element, 'formula, scrolls sideways')
+// Every box watched costs every frame that lays anything out a check of its size (Chromium
+// gathers all ResizeObserver targets then), so a box is watched only where nothing else knows:
+// a box whose content never changes size watches the box alone, and a chart that sizes itself
+// (a heat map knows when it is wider than its frame) says so itself (ownedScrollRegion).
+//
+// Usage: scrollableWhenOverflowing(element, 'formula, scrolls sideways', { watchContent: false })
+//        const setOverflowing = ownedScrollRegion(frame, 'map, scrolls sideways'); setOverflowing(true)
 
 const labels = new WeakMap(); // element → its accessible name while it overflows
 const watched = new Map(); // box → the first child observed with it (or null)
@@ -23,9 +29,14 @@ export function overflows(element) {
 }
 
 function update(element) {
+  if (element.isConnected) mark(element, overflows(element));
+}
+
+/** Makes `element` a named tab stop (overflowing) or takes it out of the tab order. */
+function mark(element, overflowing) {
   const label = labels.get(element);
-  if (!label || !element.isConnected) return;
-  if (overflows(element)) {
+  if (!label) return;
+  if (overflowing) {
     if (element.dataset.scrollRegion === 'on') return;
     element.dataset.scrollRegion = 'on';
     element.setAttribute('tabindex', '0');
@@ -42,9 +53,11 @@ function update(element) {
 /**
  * Makes `element` a named tab stop exactly while its content overflows it.
  * The element should have overflow-x (or overflow-y) auto or scroll in CSS. The first check
- * runs with the observer's first report, before the next frame is painted.
+ * runs with the observer's first report, before the next frame is painted. watchContent:
+ * false when the content's size follows the box's or never changes (a typeset formula; a
+ * late font is re-checked anyway), so only the box is watched.
  */
-export function scrollableWhenOverflowing(element, label) {
+export function scrollableWhenOverflowing(element, label, { watchContent = true } = {}) {
   if (!observer) {
     // The box changes size with the viewport; its first child changes size with its content.
     observer = new ResizeObserver((entries) => {
@@ -54,9 +67,20 @@ export function scrollableWhenOverflowing(element, label) {
     document.fonts?.ready.then(() => { for (const box of watched.keys()) update(box); });
   }
   labels.set(element, label);
-  watched.set(element, element.firstElementChild);
+  const content = watchContent ? element.firstElementChild : null;
+  watched.set(element, content);
   observer.observe(element);
-  if (element.firstElementChild) observer.observe(element.firstElementChild);
+  if (content) observer.observe(content);
+}
+
+/**
+ * A scroll box whose owner knows, without reading layout, when its content overflows it (a
+ * chart that sizes itself for its frame): nothing is observed. Returns set(overflowing), to call
+ * whenever that changes; renameScrollRegion() renames it as any other.
+ */
+export function ownedScrollRegion(element, label) {
+  labels.set(element, label);
+  return (overflowing) => mark(element, overflowing);
 }
 
 /**
