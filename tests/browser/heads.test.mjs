@@ -205,7 +205,7 @@ test('the full-width raw scores are the sums of the slices\' at every h', async 
   assert.deepEqual(problems, []);
 });
 
-test('back at an h shown before, the picked head reads as it did: its weights, its note and the sum', async () => {
+test('back at an h shown before, the picked head reads as it did: its weights, its note, the sum and its picture', async () => {
   const { page, problems } = await session.openPage();
   const view = headsFigure(page);
   const large = view.grids.nth(1);
@@ -214,6 +214,9 @@ test('back at an h shown before, the picked head reads as it did: its weights, i
     weights: await rowWeights(large, '“it” (7)'),
     note: await note.innerText(),
     sum: await view.example.innerText(),
+    // Shown again, the large map is put back from the drawing it kept (heatmap's recall):
+    // every pixel as when it was first painted.
+    pixels: await large.evaluate((grid) => grid.parentElement.querySelector('canvas.heatmap-canvas').toDataURL()),
   });
   // The cells' names follow a drawing a frame later (after its paint): read once they settle.
   const settled = () => page.evaluate(() => new Promise((done) => {
@@ -231,7 +234,9 @@ test('back at an h shown before, the picked head reads as it did: its weights, i
   await view.slider.focus();
   await page.keyboard.press('ArrowRight'); // h = 8: head 3 of 8
   await settled();
-  assert.notEqual((await reading()).sum, first.sum);
+  const atEight = await reading();
+  assert.notEqual(atEight.sum, first.sum);
+  assert.notEqual(atEight.pixels, first.pixels);
   await page.keyboard.press('ArrowLeft'); // h = 4 again
   await settled();
   assert.deepEqual(await reading(), first);

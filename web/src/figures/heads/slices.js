@@ -13,6 +13,7 @@ import { formatWeight, quoteToken } from '../../lib/format/index.js';
 import { isEvenRow, keysAtMax } from '../../lib/format/row-focus.js';
 
 const JOBS_AT = 4; // the core names what each slice does at h = 4
+const FOCUS_RECALL = 4; // heads whose large drawings are kept (a few MB each at a phone's pixel ratio)
 
 /**
  * An n×n map of weights as a tiny picture, one pixel per cell, for a CSS background (set
@@ -61,6 +62,9 @@ export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, 
   const focusMap = createHeatmap(sliceGrid, {
     rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',
     rowTitle: 'query', colTitle: 'key', label: 'one head: weights, queries by keys',
+    // The layer's results are kept per h (index.js): stepping back and forth between splits
+    // shows the same matrices again, each put back as one bitmap copy.
+    recall: FOCUS_RECALL,
   });
   const focusNote = htmlElement('p', { class: 'heads-note' }, null, sliceGrid);
   const singleNote = htmlElement('p', { class: 'heads-note' },

@@ -127,6 +127,9 @@ function fitHeatmap({ container, frame, svg, labelNodes, cells, painter, marks, 
  *        a bar of the palette from domain[0] to domain[1]; no legend when absent
  * @param {string} [options.exportName]   name in the figure's Export menu (default: label); every
  *        heat map registers itself there as a picture and as a matrix (see ../export/registry.js)
+ * @param {number} [options.recall]       how many matrices' drawings to keep (default 0), for a map
+ *        that is shown the same few matrix objects again (a figure that keeps its results): such a
+ *        matrix is then put back as one bitmap copy instead of painted cell by cell
  */
 export function createHeatmap(container, options) {
   const {
@@ -143,6 +146,8 @@ export function createHeatmap(container, options) {
   let current = null;
   let highlightedRow = null;
   let valueChars = 4; // the longest printed value the layout has room for ("0.95")
+  const recall = options.recall ?? 0;
+  const kept = new Map(); // matrix → its drawing (painter.snapshot()), the most recently shown last
 
   const wrapper = htmlElement('div', { class: 'heatmap' }, null, container);
   const frame = htmlElement('div', { class: 'heatmap-frame' }, null, wrapper);
@@ -171,6 +176,27 @@ export function createHeatmap(container, options) {
   const grid = createGrid({ wrapper, svg, painter: cells, marks }, { rows, cols, describe, idleText, onActivateCell });
   rowNames.forEach((name, i) => grid.nameRow(i, `${rowTitle} ${name}`));
 
+  /**
+   * Shows `matrix` from its kept drawing, if it has one that still fits, after keeping the
+   * drawing being left (already painted, so copying it costs no painting). True when shown.
+   */
+  function restoreKept(matrix) {
+    if (current && current !== matrix && !kept.has(current)) {
+      const snapshot = painter.snapshot();
+      if (snapshot) kept.set(current, snapshot);
+      if (kept.size > recall) kept.delete(kept.keys().next().value);
+    }
+    const snapshot = kept.get(matrix);
+    if (!snapshot) return false;
+    kept.delete(matrix); // shown again: now the most recent
+    if (!painter.restore(snapshot)) return false; // drawn for an older size or font: forgotten
+    kept.set(matrix, snapshot);
+    current = matrix;
+    grid.renameCells();
+    grid.showReadout();
+    return true;
+  }
+
   // Value → position on the palette, 0…1; values outside the domain take its end colours.
   const toUnit = scaleLinear().domain(domain).clamp(true);
 
@@ -183,6 +209,7 @@ export function createHeatmap(container, options) {
       if (shape.rows !== rows || shape.cols !== cols) {
         throw new Error(`heatmap: expected a ${rows}×${cols} matrix, got ${shape.rows}×${shape.cols}`);
       }
+      if (recall > 0 && restoreKept(matrix)) return;
       current = matrix;
       let longest = valueChars;
       for (let i = 0; i < rows; i += 1) {

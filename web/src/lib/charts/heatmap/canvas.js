@@ -92,6 +92,20 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
   // stale, and the next draw paints every cell; otherwise a draw repaints only the cells whose
   // colour, ink or number changed.
   let stale = true;
+  // Counts the changes that make a kept drawing (snapshot()) useless: a new size, font,
+  // layout, or numbers shown or hidden.
+  let geometry = 0;
+  function invalidate() {
+    stale = true;
+    geometry += 1;
+  }
+
+  /** A blank bitmap of `width` × `height` device pixels off the page (a canvas where there is no OffscreenCanvas). */
+  function surfaceOf(width, height) {
+    return typeof OffscreenCanvas === 'function'
+      ? new OffscreenCanvas(width, height)
+      : Object.assign(document.createElement('canvas'), { width, height });
+  }
 
   /**
    * Sizes the bitmap for the layout at the screen's pixel ratio, and the context's state. The
@@ -105,7 +119,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       canvas.width = width; // resets the context's state, its font too, and clears the bitmap
       canvas.height = height;
       penFont = null;
-      stale = true;
+      invalidate();
     }
     const drawing = pen();
     drawing.setTransform(1, 0, 0, 1, 0, 0);
@@ -148,9 +162,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       const height = Math.ceil(fontPx * 1.6 * ratio) + 4;
       // An OffscreenCanvas's ImageBitmap where the browser has one (Safari before 16.4 has not):
       // else a canvas of its own, which drawImage copies as well.
-      const surface = typeof OffscreenCanvas === 'function'
-        ? new OffscreenCanvas(width, height)
-        : Object.assign(document.createElement('canvas'), { width, height });
+      const surface = surfaceOf(width, height);
       const pen2d = surface.getContext('2d');
       pen2d.font = font;
       pen2d.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -179,7 +191,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
       if (next !== font) {
         widths.clear();
         forgetStamps();
-        stale = true;
+        invalidate();
       }
       font = next;
       fontPx = parseFloat(style.fontSize) || 0;
@@ -197,7 +209,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
     /** Sizes the canvas for `next` (writes only) and draws again. */
     place(next) {
       layout = next;
-      stale = true;
+      invalidate();
       canvas.style.width = `${layout.width}px`;
       canvas.style.height = `${layout.height}px`;
       painter.draw();
@@ -212,6 +224,7 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
 
     /** Shows or hides every printed number (the cells keep the size that holds them). */
     show(on) {
+      if (visible !== Boolean(on)) geometry += 1;
       visible = Boolean(on);
       painter.draw();
     },
@@ -264,6 +277,41 @@ export function createCanvasPainter(frame, svg, { rows, cols, shown = true, onDr
         if (text) printText(drawing, ratio, text, ink, x + cell / 2, y + cell / 2);
       }
       stale = false;
+    },
+
+    /**
+     * A copy of the drawing as it stands (its bitmap and what each cell holds), for restore(),
+     * or null while the bitmap is not up to date. The bitmap on screen is copied as it is: taken
+     * from a drawing already painted, this draws nothing again.
+     */
+    snapshot() {
+      if (stale || !layout) return null;
+      const bitmap = surfaceOf(canvas.width, canvas.height);
+      bitmap.getContext('2d').drawImage(canvas, 0, 0);
+      return { geometry, bitmap, fills: [...fills], texts: [...texts], values: [...values], drawn: [...drawn] };
+    },
+
+    /**
+     * Puts back a drawing kept by snapshot(): one copy of its bitmap instead of painting every
+     * cell and number. False (nothing changed) when the size, font, layout or shown numbers
+     * have changed since: the caller then draws as usual.
+     */
+    restore(kept) {
+      if (kept.geometry !== geometry || stale || !layout) return false;
+      const drawing = prepare(window.devicePixelRatio || 1);
+      if (stale) return false; // the screen's pixel ratio changed: the bitmap was resized
+      drawing.globalCompositeOperation = 'copy'; // every pixel from the kept bitmap, its clear gaps too
+      drawing.drawImage(kept.bitmap, 0, 0);
+      drawing.globalCompositeOperation = 'source-over';
+      for (let index = 0; index < count; index += 1) {
+        fills[index] = kept.fills[index];
+        texts[index] = kept.texts[index];
+        values[index] = kept.values[index];
+        if (drawn[index] === kept.drawn[index]) continue;
+        drawn[index] = kept.drawn[index];
+        onDrawn(index, drawn[index]);
+      }
+      return true;
     },
   };
   return painter;
