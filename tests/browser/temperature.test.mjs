@@ -174,24 +174,53 @@ test('the values a τ step rewrites stay in boxes of one size, and every value f
   }
 });
 
-test('the lines from the query to every key are as wide as the weights', async () => {
+test('the lines from the query to every key are as wide as the weights, in the theme\'s colour', async () => {
   const { page, problems } = await session.openPage();
   const view = temperatureFigure(page);
   const picture = view.figure.getByRole('img', { name: 'lines from the picked query to every key, as wide as their weights' });
-  const widths = () => picture.locator('line').evaluateAll((lines) => lines.map((l) => Number(l.getAttribute('stroke-width'))));
+  // The lines are painted on the canvas under the words; it keeps what it drew (drawnLines).
+  const canvas = picture.locator('xpath=preceding-sibling::canvas');
+  const drawn = () => canvas.evaluate((c) => c.drawnLines.map((l) => ({ ...l })));
+  const widths = async () => (await drawn()).map((l) => l.width);
   const weights = await barWeights(view);
   const atOne = await widths();
   assert.equal(atOne.length, 8);
   assert.equal(atOne.indexOf(Math.max(...atOne)), weights.indexOf(Math.max(...weights)), 'the widest line goes to "cat"');
   // Every line leaves the picked query's word.
-  const starts = await picture.locator('line').evaluateAll((lines) => [...new Set(lines.map((l) => l.getAttribute('y1')))]);
+  const starts = [...new Set((await drawn()).map((l) => l.y1))];
   assert.equal(starts.length, 1);
+  // The canvas holds that drawing: the middle of the widest line is painted in the bar colour,
+  // and the middle between two thin lines' ends is not.
+  const colourAt = (where) => canvas.evaluate((c, [x, y]) => {
+    const ratio = c.width / c.getBoundingClientRect().width;
+    return [...c.getContext('2d').getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data];
+  }, where);
+  const lines = await drawn();
+  const widest = lines[atOne.indexOf(Math.max(...atOne))];
+  const middle = [(widest.x1 + widest.x2) / 2, (widest.y1 + widest.y2) / 2];
+  const [r, g, b, a] = await colourAt(middle);
+  assert.ok(a > 200, `the widest line is painted at its middle (alpha ${a})`);
+  const barColour = await view.figure.locator('.attention-lines-ink').evaluate((el) => getComputedStyle(el).color);
+  assert.equal(`rgb(${r}, ${g}, ${b})`, barColour, 'in the bar colour');
+  const [, , , clear] = await colourAt([lines[0].x2 - 1, (lines[5].y2 + lines[6].y2) / 2]);
+  assert.equal(clear, 0, 'nothing painted between two lines\' ends');
+  // A new theme while the page is open: the lines are painted again in its bar colour.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction((before) => getComputedStyle(document.querySelector('#figure-temperature .attention-lines-ink')).color !== before, barColour);
+  const darkColour = await view.figure.locator('.attention-lines-ink').evaluate((el) => getComputedStyle(el).color);
+  await page.waitForFunction(([x, y, want]) => {
+    const c = document.querySelector('#figure-temperature .attention-lines-canvas');
+    const ratio = c.width / c.getBoundingClientRect().width;
+    const [r, g, b] = c.getContext('2d').getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data;
+    return `rgb(${r}, ${g}, ${b})` === want;
+  }, [...middle, darkColour]);
+  await page.emulateMedia({ colorScheme: null });
   await view.tau.focus();
   await page.keyboard.press('End'); // τ = 100: every weight ≈ 1/8, so every line alike
   const flat = await widths();
   assert.ok(Math.max(...flat) - Math.min(...flat) < 0.2, `widths ${flat}`);
   await view.query.selectOption('2');
-  const moved = await picture.locator('line').evaluateAll((lines) => [...new Set(lines.map((l) => l.getAttribute('y1')))]);
+  const moved = [...new Set((await drawn()).map((l) => l.y1))];
   assert.notDeepEqual(moved, starts, 'the lines now leave "sat"');
   assert.deepEqual(problems, []);
 });
