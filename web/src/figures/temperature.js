@@ -32,10 +32,11 @@ export function mount(element, { lab, state }) {
   const sentence = readToySentence(lab);
   const { tokens, n, tokenNames, X, WQ, WK, WV } = sentence;
   const keyWidth = WQ.cols; // one full-width head: d_k = d_model
-  // The sentence's queries, keys and values, from the core once: τ only rescales the scores,
-  // so a step of the slider asks the core for the attention of these (13 µs under node)
-  // instead of the whole one-head layer from X (49 µs), with the same numbers to the bit.
-  const [Q, K, V] = [WQ, WK, WV].map((W) => lab.matmul(X, W));
+  // The sentence's queries, keys and values, from the core once (on the first drawing, where a
+  // failure is shown like any other): τ only rescales the scores, so a step of the slider asks
+  // the core for the attention of these (13 µs under node) instead of the whole one-head layer
+  // from X (49 µs), with the same numbers to the bit.
+  let projections = null;
 
   // Before the settings are defined: a link's token past this sentence is moved, with a notice.
   keepTokenInSentence(state, 'temperature.query', sentence);
@@ -99,7 +100,8 @@ export function mount(element, { lab, state }) {
     picker.set(query);
     slider.set(tau);
     try {
-      const head = lab.attention(Q, K, V, { tau });
+      projections ??= [WQ, WK, WV].map((W) => lab.matmul(X, W));
+      const head = lab.attention(...projections, { tau });
       const { weights } = head;
       last = head;
       const stats = lab.rowStats(weights);
