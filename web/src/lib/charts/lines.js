@@ -58,13 +58,15 @@ function createLinePainter(frame, before) {
   });
 
   return {
-    /** The drawing's size in CSS px; the colour is read again (the chart may have been hidden). */
+    /**
+     * The drawing's size in CSS px, for the next draw() (a new layout moves every line, so one
+     * follows); the colour is read again then (the chart may have been hidden).
+     */
     resize(width, height) {
       size = { width, height };
       canvas.style.width = `${width}px`;
       canvas.style.height = `${height}px`;
       colour = null;
-      paint();
     },
     /** Draws `lines`: [{ x1, y1, x2, y2, width, opacity }]. */
     draw(lines) {
