@@ -167,6 +167,14 @@ test('changing the number of keys recomputes the curves', async () => {
   await page.keyboard.press('End');
   const many = await atMarker(view);
   assert.ok(many.scaledMax < before.scaledMax, `64 keys share the weight more thinly (${many.scaledMax})`);
+  // The flat row follows m (1/64 and ln 64), while the names stay put: the legend names the
+  // flat curves by their formulas, so a press lays out only the numbers.
+  const flat = view.figure.getByLabel('every key equal (weight 1/m, entropy ln m)');
+  await page.waitForFunction(() => /0\.016, 4\.159 nats/.test(document.querySelector('#figure-why-scale .why-scale-readouts').textContent));
+  assert.equal(await flat.innerText(), '0.016, 4.159 nats');
+  const legends = await view.figure.locator('.why-scale-plots .plot-legend').allInnerTexts();
+  assert.match(legends[0], /every key equal \(1\/m\)/);
+  assert.match(legends[1], /every key equal \(ln m\)/);
   assert.deepEqual(problems, []);
 });
 
