@@ -293,6 +293,37 @@ test('the figure fits a 375 px phone screen', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('off screen, the plots wait, and draw the newest curves when scrolled to', async () => {
+  const { page, problems } = await session.openPage();
+  const view = whyScaleFigure(page);
+  const entropyPlot = view.figure.getByRole('img', { name: /mean entropy in nats against key width/ });
+  const flatLine = () => entropyPlot.locator('path.plot-line.plot-series-2').getAttribute('d');
+  await view.keys.focus();
+  await page.keyboard.press('Home'); // m = 2: the flat row's entropy is ln 2
+  await entropyPlot.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => /Averages over T = 2000 .* 2 random keys/.test(document.querySelector('#figure-why-scale').textContent));
+  const atTwo = await flatLine();
+  // With the plots scrolled out of view (the slider's own row kept in it), a press changes the
+  // numbers and the legend's data at once, and the curves not yet.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await view.keys.evaluate((input) => input.focus({ preventScroll: true }));
+  assert.equal(await entropyPlot.evaluate((svg) => svg.getBoundingClientRect().top > innerHeight), true, 'the plot is below the screen');
+  await page.keyboard.press('End'); // m = 64: ln 64
+  await page.waitForFunction(() => /4\.159 nats/.test(document.querySelector('#figure-why-scale .why-scale-readouts').textContent));
+  assert.equal(await flatLine(), atTwo, 'off screen, the curve waits');
+  // Brought into view, the plot draws the newest curves: the flat line moves up to ln 64.
+  await entropyPlot.scrollIntoViewIfNeeded();
+  await page.waitForFunction((old) => {
+    const svg = document.querySelector('#figure-why-scale svg[aria-label^="mean entropy in nats"]');
+    return svg.querySelector('path.plot-line.plot-series-2').getAttribute('d') !== old;
+  }, atTwo);
+  const y = (d) => Number(/^M[\d.]+,([\d.]+)/.exec(d)[1]);
+  const now = await flatLine();
+  assert.ok(y(now) < y(atTwo), `ln 64 sits higher than ln 2: ${now} vs ${atTwo}`);
+  assert.deepEqual(problems, []);
+});
+
 // ---- large widths: no Infinity, no zero, no false digits ------------------------------------
 
 /** "4.27×10²⁶×" → 4.27e26 (the page prints large and tiny magnitudes with a power of ten). */

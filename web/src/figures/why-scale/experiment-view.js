@@ -28,8 +28,9 @@ export function createExperimentView(part) {
   const plotPanel = (title, options) => {
     const panel = htmlElement('div', { class: 'figure-panel' }, null, plotsNode);
     htmlElement('p', { class: 'panel-title' }, title, panel);
+    // Redrawn at every press of the keys slider, and on a phone below the screen as it moves.
     return createPlot(panel, {
-      xLabel: `key width ${SUBSCRIPT_K} (log scale)`, xScale: 'log2', xDomain: [2, 2 ** MAX_LOG2], ...options,
+      xLabel: `key width ${SUBSCRIPT_K} (log scale)`, xScale: 'log2', xDomain: [2, 2 ** MAX_LOG2], waitOffScreen: true, ...options,
     });
   };
   const maxPlot = plotPanel('Mean largest weight', {

@@ -10,6 +10,7 @@
 // never forces the layout another chart reads.
 
 import { htmlElement } from '../dom/elements.js';
+import { releaseOnScreen } from './on-screen.js';
 
 const fitted = new Map(); // probe → { box, measure, apply, width, rem }, while it is observed
 let observer = null;
@@ -61,12 +62,13 @@ function release(probe) {
 
 /**
  * Stops fitting the charts inside `root` (a figure that has gone), and any chart that is no
- * longer in a document: the shared observer must not keep them, or their figure, alive.
+ * longer in a document: the shared observers must not keep them, or their figure, alive.
  */
 export function releaseCharts(root) {
   for (const probe of [...fitted.keys()]) {
     if (!probe.isConnected || root.contains(probe)) release(probe);
   }
+  releaseOnScreen(root);
 }
 
 /**

@@ -7,6 +7,7 @@ import { registerExportable } from '../export/registry.js';
 import { formatPowerOfTen, formatSignificant } from '../format/index.js';
 import { htmlElement, setAttributes, setText, svgElement } from '../dom/elements.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
+import { drawWhenOnScreen } from './on-screen.js';
 import { domainsOf, drawAnnotations, drawAxes, drawLegendItem, drawSeries } from './plot-parts.js';
 import { SCALES } from './plot-scales.js';
 
@@ -36,11 +37,12 @@ function plotFrame(width, { tick, title, rem }, yTickChars, xTickChars, minLeft 
 /**
  * Registers a plot for the Export menu, as a picture and as its data series. The legend is
  * HTML beside the SVG: the picture file gets it as drawn, with each series' stroke as the page
- * shows it. drawn() gives the last series drawn and their paths ({ series: null } before any).
+ * shows it. drawn() gives the last series drawn and their paths ({ series: null } before any);
+ * addShapes() draws a drawing that waits for the plot to come on screen (waitOffScreen).
  */
-function registerPlot(wrapper, { name, svg, legend, xLabel, yLabel, drawn }) {
+function registerPlot(wrapper, { name, svg, legend, xLabel, yLabel, drawn, addShapes }) {
   registerExportable(wrapper, {
-    kind: 'plot', name, svg,
+    kind: 'plot', name, svg, addShapes,
     getSeries: () => {
       const { series } = drawn();
       return series ? { xLabel, yLabel, series } : null;
@@ -78,6 +80,9 @@ function registerPlot(wrapper, { name, svg, legend, xLabel, yLabel, drawn }) {
  *   ticks' text anyway, e.g. wider ones with units ("100 µs"))
  * @param {string} [options.exportName]  name in the figure's Export menu (default: label); every
  *   plot registers itself there as a picture and as its data series (see ../export/registry.js)
+ * @param {boolean} [options.waitOffScreen]  for a plot redrawn at every key press: off screen, it
+ *   draws only when it comes on screen, is exported or printed (on-screen.js); its data for
+ *   Export and its legend's names follow every update at once
  */
 export function createPlot(container, options) {
   const {
@@ -97,9 +102,14 @@ export function createPlot(container, options) {
   let drawnLegendKey = null;
   let renameLegend = []; // per series, writes its name into its legend item
   const slots = []; // one <g> per series, its elements updated in place
+  const screen = options.waitOffScreen ? drawWhenOnScreen(wrapper) : null;
   registerPlot(wrapper, {
     name: options.exportName ?? label, svg, legend, xLabel, yLabel,
     drawn: () => ({ series: drawnSeries, paths: drawnPaths }),
+    addShapes: screen && (() => {
+      screen.flush();
+      return null;
+    }),
   });
 
   let lastDrawing = null; // the last update()'s argument, drawn again when the size changes
@@ -115,18 +125,38 @@ export function createPlot(container, options) {
     }),
     apply: ({ width, text }) => {
       frame.setRoom(width, text);
-      if (lastDrawing) draw(lastDrawing);
+      // The drawing's size is the page's layout, never kept waiting: a plot drawn for a wider
+      // screen would widen the page. What it draws inside may wait (waitOffScreen).
+      frame.fit(...fittedTicks);
+      if (!lastDrawing) return;
+      if (screen) screen.draw(() => draw(lastDrawing));
+      else draw(lastDrawing);
     },
   });
+  let fittedTicks = [['0.00'], ['0']]; // the tick texts the frame was last fitted for: y, x
   frame.setRoom(start.width, { rem: start.rem, tick: (11 / 16) * start.rem, title: (12.5 / 16) * start.rem });
-  frame.fit(['0.00'], ['0']);
+  frame.fit(...fittedTicks);
+
+  /** The data for Export, and the legend: read as text, never kept waiting (waitOffScreen). */
+  function describe(series) {
+    drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
+    // The legend's items are made again only when the series' kinds change; a new name (e.g.
+    // "every key equal (12 keys)" as a slider moves) is written into the item there.
+    const legendKey = JSON.stringify(series.map((s) => s.line !== false));
+    if (legendKey !== drawnLegendKey) {
+      legend.replaceChildren();
+      renameLegend = series.map((s, index) => drawLegendItem(legend, s, index));
+      drawnLegendKey = legendKey;
+    }
+    series.forEach((s, index) => renameLegend[index](s.name));
+  }
 
   function draw({ series, marker: markAt = null, points = [], yDomain: domainNow = yDomain }) {
-    drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
     const [[xLow, xHigh], [yLow, yHigh]] = domainsOf(series, { xDomain, yDomain: domainNow, yScale });
     const xTicks = SCALES[xScale].ticks(xLow, xHigh);
     const yTicks = SCALES[yScale].ticks(yLow, yHigh);
-    frame.fit(yTicks.map(formatY), xTicks.map(formatX));
+    fittedTicks = [yTicks.map(formatY), xTicks.map(formatX)];
+    frame.fit(...fittedTicks);
     const { margin, plotWidth, plotHeight, tick } = frame.now();
     const x = SCALES[xScale].scale().domain([xLow, xHigh]).range([margin.left, margin.left + plotWidth]);
     const y = SCALES[yScale].scale().domain([yLow, yHigh]).range([margin.top + plotHeight, margin.top]);
@@ -140,15 +170,6 @@ export function createPlot(container, options) {
       drawAxes(axes, { xTicks, yTicks, x, y, formatX, formatY }, frame.now());
       drawnAxesKey = axesKey;
     }
-    // The legend's items are made again only when the series' kinds change; a new name (e.g.
-    // "every key equal (12 keys)" as a slider moves) is written into the item there.
-    const legendKey = JSON.stringify(series.map((s) => s.line !== false));
-    if (legendKey !== drawnLegendKey) {
-      legend.replaceChildren();
-      renameLegend = series.map((s, index) => drawLegendItem(legend, s, index));
-      drawnLegendKey = legendKey;
-    }
-    series.forEach((s, index) => renameLegend[index](s.name));
     while (slots.length > series.length) slots.pop().remove();
     while (slots.length < series.length) slots.push(svgElement('g', { class: 'plot-series' }, lines));
     drawnPaths = series.map((s, index) => drawSeries(slots[index], s, index, { x, y, xScale, yScale, tick }));
@@ -170,7 +191,9 @@ export function createPlot(container, options) {
      */
     update(drawing) {
       lastDrawing = drawing;
-      draw(drawing);
+      describe(drawing.series);
+      if (screen) screen.draw(() => draw(lastDrawing));
+      else draw(drawing);
     },
 
     /** Moves only the marker, leaving the series as they are. */
