@@ -207,6 +207,15 @@ test('chart text is at least 11 px on screen at 320, 375 and 1280 px, numbers fi
       // 200 % text, as the reader's browser setting gives it: the root font size doubles.
       await page.evaluate(() => { document.documentElement.style.fontSize = '200%'; });
       await nextFrames(page);
+      // Read down the page as a learner would: a part off screen is not rendered (content-
+      // visibility), and its charts fit the new text size when it comes on screen.
+      await page.evaluate(async () => {
+        const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+          window.scrollTo(0, y);
+          await frame();
+        }
+      });
       const large = new Map((await page.evaluate(renderedTextSizes)).map((s) => [s.key, s.px]));
       const before = new Map(sizes.map((s) => [s.key, s.px]));
       const ratios = [...before].filter(([key]) => large.has(key)).map(([key, px]) => ({ key, ratio: large.get(key) / px }));

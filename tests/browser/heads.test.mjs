@@ -287,8 +287,15 @@ test('Table 3 rows (A) and (B) are charted with the paper\'s hedge', async () =>
     assert.ok(drawn.every((d) => !d), `no line between the measured points: ${drawn}`);
     assert.equal(await plot.locator('.plot-marker').getAttribute('visibility'), 'hidden');
   }
-  assert.doesNotMatch(await view.figure.locator('.heads-paper').innerText(), /here/);
-  const text = await view.figure.innerText();
+  // Read as a learner reads it: scrolled to (off screen, the part's rendering is skipped).
+  const paper = view.figure.locator('.heads-paper');
+  await paper.scrollIntoViewIfNeeded();
+  await paper.evaluate((part) => new Promise((resolve) => {
+    const check = () => (part.innerText.trim() ? resolve() : requestAnimationFrame(check));
+    check();
+  }));
+  assert.doesNotMatch(await paper.innerText(), /here/);
+  const text = await paper.innerText();
   assert.match(text, /not monotonically better/);
   assert.match(text, /narrow keys hurt/);
   assert.match(text, /0\.9 BLEU behind the best/);
