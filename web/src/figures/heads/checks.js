@@ -34,7 +34,7 @@ function term(value, first) {
 export function createLayerChecks(body, { lab, sentence, full, pair: [row, col], steadySplit, largestSplit }) {
   const { tokens, n } = sentence;
   const width = sentence.WQ.cols;
-  const checks = htmlElement('div', { class: 'readouts heads-checks' }, null, body);
+  const checks = htmlElement('div', { class: 'readouts heads-checks skips-off-screen' }, null, body);
   const sumCheck = createReadout(checks, 'full-width raw scores minus the sum of the slices\u2019, largest difference');
   const example = createReadout(checks, `${quoteToken(tokens[row])} \u2192 ${quoteToken(tokens[col])}, raw score`);
   example.line.classList.add('heads-sum');
@@ -49,7 +49,7 @@ export function createLayerChecks(body, { lab, sentence, full, pair: [row, col],
   const total = htmlElement('span', { class: 'heads-sum-term heads-sum-total' }, null, termsBox);
   let termsShown = null;
 
-  const countPanel = htmlElement('div', { class: 'heads-count' }, null, body);
+  const countPanel = htmlElement('div', { class: 'heads-count skips-off-screen' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'Parameters of the layer (no biases)', countPanel);
   const toyCount = createReadout(countPanel, `toy layer, d = ${width}`);
   const paperCount = createReadout(countPanel, `paper, d_model = ${PAPER_WIDTH}`);

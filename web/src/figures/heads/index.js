@@ -76,7 +76,7 @@ function createHeadsSlider(element, controls, { state, width, lifetime }) {
 function drawFullHead(panels, { lab, sentence, full, IT }) {
   const { tokens, tokenNames } = sentence;
   const width = sentence.WQ.cols;
-  const panel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  const panel = htmlElement('div', { class: 'figure-panel skips-off-screen' }, null, panels);
   htmlElement('p', { class: 'panel-title' }, `Full-width head: h = 1, columns 0\u2013${width - 1}, d\u2096 = ${width}`, panel);
   const map = createHeatmap(panel, {
     rowLabels: tokens, colLabels: tokens, rowNames: tokenNames, colNames: tokenNames, legend: 'weight',

@@ -45,7 +45,7 @@ function rowPlot(parent, { rows, key, name, ...options }) {
 /** The paper's panel, appended to `body`. */
 export function drawPaperTable(body) {
   const { rowA, rowB, base, citation } = PAPER_TABLE_3;
-  const panel = htmlElement('div', { class: 'heads-paper' }, null, body);
+  const panel = htmlElement('div', { class: 'heads-paper skips-off-screen' }, null, body);
   htmlElement('p', { class: 'panel-title' }, 'What the paper measured: Table 3, rows (A) and (B), dev BLEU (quoted, not computed)', panel);
   const plots = htmlElement('div', { class: 'figure-panels figure-panels-even heads-plots' }, null, panel);
   rowPlot(plots, {

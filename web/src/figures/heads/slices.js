@@ -50,7 +50,7 @@ function miniatureUrl(weights, n) {
 export function createSlicesPanel(panels, { sentence, row, steadySplit, onPick, onSplit }) {
   const { tokens, n, tokenNames, jobs } = sentence;
   const width = sentence.WQ.cols;
-  const panel = htmlElement('div', { class: 'figure-panel' }, null, panels);
+  const panel = htmlElement('div', { class: 'figure-panel skips-off-screen' }, null, panels);
   const sliceTitle = htmlElement('p', { class: 'panel-title' }, null, panel);
   const thumbnails = htmlElement('div', { class: 'heads-thumbnails', role: 'group', 'aria-label': 'pick a head to draw large' }, null, panel);
   const focusTitle = htmlElement('p', { class: 'heads-slice-title heads-focus-title' }, null, panel);
