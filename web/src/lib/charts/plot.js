@@ -140,8 +140,8 @@ export function createPlot(container, options) {
   /** The data for Export, and the legend: read as text, never kept waiting (waitOffScreen). */
   function describe(series) {
     drawnSeries = series.map((s) => ({ name: s.name, x: Array.from(s.x), y: Array.from(s.y) }));
-    // The legend's items are made again only when the series' kinds change; a new name (e.g.
-    // "every key equal (12 keys)" as a slider moves) is written into the item there.
+    // The legend's items are made again only when the series' kinds change; a new name (one
+    // that follows a setting) is written into the item there.
     const legendKey = JSON.stringify(series.map((s) => s.line !== false));
     if (legendKey !== drawnLegendKey) {
       legend.replaceChildren();
