@@ -211,7 +211,7 @@ function trackChanges(context, page) {
 /** Renders every figure of the page now (see openPage), as a reader scrolling to each would see it. */
 export async function renderAllFigures(page) {
   await page.evaluate(() => {
-    for (const part of document.querySelectorAll('main > section, main .figure, main .skips-off-screen')) part.style.contentVisibility = 'visible';
+    for (const part of document.querySelectorAll('main > section, main .figure, main .skips-off-screen, main .skips-off-screen-stacked')) part.style.contentVisibility = 'visible';
   });
   // A chart lays itself out for its width when it is first rendered, in that frame's
   // ResizeObserver step (lib/charts/fit.js): wait for it.

@@ -43,7 +43,7 @@ export function createExperimentView(part) {
   // The values change at every press of the keys slider, each in a box of fixed width (the
   // longest it prints: "1.000", "4.159 nats"), so a new value lays out its box alone; the names
   // change only with the marker.
-  const readouts = htmlElement('div', { class: 'readouts why-scale-readouts' }, null, part);
+  const readouts = htmlElement('div', { class: 'readouts why-scale-readouts skips-off-screen-stacked' }, null, part);
   const read = {
     unscaledMax: createReadout(readouts, 'unscaled mean largest weight', { chars: 5 }),
     scaledMax: createReadout(readouts, 'scaled mean largest weight', { chars: 5 }),
