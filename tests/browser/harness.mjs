@@ -218,7 +218,7 @@ export async function renderAllFigures(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
-/** Scrolls a figure into view, as a reader would, and waits until the browser has rendered it. */
+/** Scrolls a figure (or a part of one) into view, as a reader would, and waits until the browser has rendered it. */
 export async function scrollToFigure(page, selector) {
   // The browser's own scrolling, as a link to the figure would: Playwright's
   // scrollIntoViewIfNeeded waits for a box, which a figure in a section not yet rendered lacks.

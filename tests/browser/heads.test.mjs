@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadLab } from '../js/load-lab.mjs';
-import { PHONE, trailingNumber, useBrowser } from './harness.mjs';
+import { PHONE, scrollToFigure, trailingNumber, useBrowser } from './harness.mjs';
 import { elementsReady, openHost } from './host-page.mjs';
 
 const session = useBrowser();
@@ -288,12 +288,8 @@ test('Table 3 rows (A) and (B) are charted with the paper\'s hedge', async () =>
     assert.equal(await plot.locator('.plot-marker').getAttribute('visibility'), 'hidden');
   }
   // Read as a learner reads it: scrolled to (off screen, the part's rendering is skipped).
+  await scrollToFigure(page, '#figure-heads .heads-paper');
   const paper = view.figure.locator('.heads-paper');
-  await paper.scrollIntoViewIfNeeded();
-  await paper.evaluate((part) => new Promise((resolve) => {
-    const check = () => (part.innerText.trim() ? resolve() : requestAnimationFrame(check));
-    check();
-  }));
   assert.doesNotMatch(await paper.innerText(), /here/);
   const text = await paper.innerText();
   assert.match(text, /not monotonically better/);
