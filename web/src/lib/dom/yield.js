@@ -24,11 +24,13 @@ export function yieldToBrowser() {
 /**
  * Runs `callback` once the browser has painted the next frame (in a task after it): for work
  * a reader does not see, such as the names a screen reader reads, that should not hold up the
- * pixels of a key press. Returns a function that cancels it.
+ * pixels of a key press. Returns a function that cancels it. Given an element, it is dropped
+ * if that element has left the document by the frame: a removed figure posts no more tasks.
  */
-export function afterNextPaint(callback) {
+export function afterNextPaint(callback, element = null) {
   let cancelled = false;
   const frame = requestAnimationFrame(() => {
+    if (element && !element.isConnected) return;
     yieldToBrowser().then(() => { if (!cancelled) callback(); });
   });
   return () => {

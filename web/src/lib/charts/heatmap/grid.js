@@ -154,7 +154,7 @@ export function createGrid({ wrapper, svg, painter, marks }, { rows, cols, descr
      */
     renameCells() {
       if (names[0] === null || wrapper.contains(document.activeElement)) nameNow();
-      else renaming ??= afterNextPaint(nameNow);
+      else renaming ??= afterNextPaint(nameNow, wrapper);
     },
 
     /** Names a row for assistive technology. */
