@@ -42,13 +42,26 @@ export function addSvgCells(svg, { layout, cols, drawn }) {
 const printers = new WeakMap(); // a map's element → its addSvgCells call
 let listening = false;
 
+/**
+ * The heat maps in `root` and in every open shadow root inside it: an <attention-figure>
+ * draws its maps in its shadow root, where the stylesheet hides their canvases in print too.
+ * Walked only when the page is printed.
+ */
+function mapsIn(root) {
+  const maps = [...root.querySelectorAll('.heatmap')];
+  for (const element of root.querySelectorAll('*')) {
+    if (element.shadowRoot) maps.push(...mapsIn(element.shadowRoot));
+  }
+  return maps;
+}
+
 export function printWithSvgCells(element, add) {
   printers.set(element, add);
   if (listening || typeof window === 'undefined') return;
   listening = true;
   let undo = [];
   window.addEventListener('beforeprint', () => {
-    for (const map of document.querySelectorAll('.heatmap')) {
+    for (const map of mapsIn(document)) {
       const addCells = printers.get(map);
       if (addCells) undo.push(addCells());
     }
