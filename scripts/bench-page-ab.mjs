@@ -7,12 +7,14 @@
 // A tool for changing the page, not a report: it prints medians and writes nothing.
 //
 // Usage: node scripts/bench-page-ab.mjs <dirA> <dirB> [--press tau|heads|keys|bare] [--phone]
-//          [--rounds 8] [--per 20]
+//          [--rounds 8] [--per 20] [--run N]
 //   dirA, dirB  two folders built by scripts/build-web.mjs (e.g. with --out build/web-b)
 //   --press     tau: the temperature slider; heads: the head split, h = 4 → 8 (only the steps
 //               to 8 are kept); keys: the width experiment's keys slider; bare: a bare range
 //               input added to the page above the heads figure (what the page's size alone costs)
 //   --phone     375 px, as bench-page.mjs's phone (else 1280 px)
+//   --run       τ only: presses one way before turning back (default 10; bench-page.mjs turns
+//               after 25, which reaches flatter rows, where more cells change per press)
 
 import { parseArgs } from 'node:util';
 import { launchChromium } from './chromium.mjs';
@@ -26,11 +28,12 @@ const { values, positionals } = parseArgs({
     phone: { type: 'boolean', default: false },
     rounds: { type: 'string', default: '8' },
     per: { type: 'string', default: '20' },
+    run: { type: 'string', default: '10' },
   },
 });
 const PRESSES = ['tau', 'heads', 'keys', 'bare'];
 if (positionals.length !== 2 || !PRESSES.includes(values.press)) {
-  console.error(`usage: node scripts/bench-page-ab.mjs <dirA> <dirB> [--press ${PRESSES.join('|')}] [--phone] [--rounds N] [--per N]`);
+  console.error(`usage: node scripts/bench-page-ab.mjs <dirA> <dirB> [--press ${PRESSES.join('|')}] [--phone] [--rounds N] [--per N] [--run N]`);
   process.exit(2);
 }
 const contextOptions = values.phone ? PHONE : DESKTOP;
@@ -72,7 +75,7 @@ async function labPage(browser, url) {
     return { page, keys: backAndForth(20, per) };
   }
   await control('#figure-temperature', 'temperature \u03c4');
-  return { page, keys: backAndForth(10, per) };
+  return { page, keys: backAndForth(Number(values.run), per) };
 }
 
 const chromium = await launchChromium();
