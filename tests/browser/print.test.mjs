@@ -17,7 +17,10 @@ const session = useBrowser();
  * canvas drew, and whether the canvas is hidden.
  */
 function recordPrint() {
+  // The places a map can be: the document, and each element's shadow root. Kept on window so
+  // printAndRead counts what is left in the same places.
   const roots = () => [document, ...[...document.querySelectorAll('attention-figure')].map((element) => element.shadowRoot)];
+  window.printRoots = roots;
   const maps = () => roots().flatMap((root) => [...root.querySelectorAll('.heatmap')]);
   window.printed = null;
   window.addEventListener('beforeprint', () => {
@@ -53,7 +56,7 @@ async function printAndRead(page) {
   const pdf = await page.pdf({ format: 'A4' });
   const printed = await page.evaluate(() => window.printed);
   await page.emulateMedia({ media: 'screen' });
-  const left = await page.evaluate(() => [document, ...[...document.querySelectorAll('attention-figure')].map((e) => e.shadowRoot)]
+  const left = await page.evaluate(() => window.printRoots()
     .reduce((sum, root) => sum + root.querySelectorAll('.heatmap-svg-cells').length, 0));
   return { printed, left, pdfBytes: pdf.length };
 }
