@@ -239,11 +239,19 @@ export function trailingNumber(text) {
  * frame, which is then a named tab stop.
  */
 export async function fitsOrScrollsInItsFrame(grid, screenWidth) {
-  return grid.evaluate((svg, width) => {
-    const box = svg.getBoundingClientRect();
-    const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
-    const region = svg.closest('[role=region]');
-    return (box.x >= 0 && box.right <= width)
-      || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+  // A map sizes itself for its width after a ResizeObserver report (fit.js): a check made right
+  // after a change that reshapes it (another role's map) waits up to 3 s, frame by frame, for
+  // that fit. Under a loaded machine the report can come a few frames late.
+  return grid.evaluate(async (svg, width) => {
+    const fits = () => {
+      const box = svg.getBoundingClientRect();
+      const frame = svg.closest('.heatmap-frame').getBoundingClientRect();
+      const region = svg.closest('[role=region]');
+      return (box.x >= 0 && box.right <= width)
+        || (frame.x >= 0 && frame.right <= width && region?.getAttribute('tabindex') === '0' && /scrolls sideways/.test(region.getAttribute('aria-label')));
+    };
+    const until = performance.now() + 3000;
+    while (!fits() && performance.now() < until) await new Promise((resolve) => { requestAnimationFrame(resolve); });
+    return fits();
   }, screenWidth);
 }

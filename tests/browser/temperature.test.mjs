@@ -174,6 +174,41 @@ test('the values a τ step rewrites stay in boxes of one size, and every value f
   }
 });
 
+test('on a phone, the bars and lines under the map wait off screen; their spoken names do not', async () => {
+  const { page, problems } = await session.openPage({ contextOptions: PHONE });
+  const view = temperatureFigure(page);
+  const list = view.figure.getByRole('list', { name: 'weights of the picked query over the keys' });
+  const printed = () => list.evaluate((bars) => [...bars.querySelectorAll('.bar-value')].map((cell) => cell.textContent));
+  const lines = () => view.figure.locator('.attention-lines-canvas').evaluate((c) => c.drawnLines.map((l) => l.width));
+  await list.scrollIntoViewIfNeeded();
+  const seenAtOne = await printed();
+  assert.deepEqual(seenAtOne.map(Number), (await barWeights(view)).map((w) => Number(w.toFixed(3))), 'on screen, each bar prints its weight');
+  const linesAtOne = await lines();
+  // The slider in the middle of the screen, as scrolling to it leaves it: the bars and the
+  // lines are then more than a fifth of a screen below the screen's bottom.
+  await view.tau.evaluate((input) => { input.scrollIntoView({ block: 'center' }); input.focus({ preventScroll: true }); });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  assert.equal(await list.evaluate((bars) => bars.getBoundingClientRect().top > 1.2 * innerHeight), true, 'the bars are off screen');
+  await page.keyboard.press('End'); // τ = 100: every weight near 1/8
+  await page.waitForFunction(() => /0\.1[23]\d+/.test(document.querySelector('#figure-temperature [role=listitem]').getAttribute('aria-label')));
+  const names = await barWeights(view);
+  assert.ok(names.every((w) => Math.abs(w - 0.125) < 0.01), `the names follow at once: ${names}`);
+  assert.deepEqual(await printed(), seenAtOne, 'the printed values wait');
+  assert.deepEqual(await lines(), linesAtOne, 'the lines wait');
+  assert.equal(await view.largest.innerText(), names.reduce((a, b) => Math.max(a, b)).toFixed(3), 'the readouts do not wait');
+  // Scrolled to, they draw the newest weights.
+  await list.scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => document.querySelector('#figure-temperature .bar-value').textContent.startsWith('0.1'));
+  assert.deepEqual((await printed()).map(Number), names.map((w) => Number(w.toFixed(3))), 'each bar prints its new weight');
+  await view.figure.locator('.attention-lines-frame').scrollIntoViewIfNeeded();
+  await page.waitForFunction(() => {
+    const widths = document.querySelector('#figure-temperature .attention-lines-canvas').drawnLines.map((l) => l.width);
+    return Math.max(...widths) - Math.min(...widths) < 0.2;
+  });
+  assert.notDeepEqual(await lines(), linesAtOne, 'the lines are drawn for τ = 100');
+  assert.deepEqual(problems, []);
+});
+
 test('the lines from the query to every key are as wide as the weights, in the theme\'s colour', async () => {
   const { page, problems } = await session.openPage();
   const view = temperatureFigure(page);

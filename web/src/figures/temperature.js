@@ -37,6 +37,13 @@ export function mount(element, { lab, state }) {
   // the core for the attention of these (13 µs under node) instead of the whole one-head layer
   // from X (49 µs), with the same numbers to the bit.
   let projections = null;
+  // The four results of each step, written by the core into these arrays of the figure's own:
+  // a fresh buffer for each result costs more in a browser than the call itself (in Chromium,
+  // 39 µs for the call with new arrays, 5 µs into these). The Export menu reads the newest.
+  const results = {
+    rawScores: new Float64Array(n * n), scaledScores: new Float64Array(n * n),
+    weights: new Float64Array(n * n), output: new Float64Array(n * WV.cols),
+  };
 
   // Before the settings are defined: a link's token past this sentence is moved, with a notice.
   keepTokenInSentence(state, 'temperature.query', sentence);
@@ -72,7 +79,10 @@ export function mount(element, { lab, state }) {
 
   const rowPanel = htmlElement('div', { class: 'figure-panel' }, null, panels);
   const rowTitle = htmlElement('p', { class: 'panel-title' }, null, rowPanel);
-  const bars = createBars(rowPanel, { labels: tokens, names: tokenNames, label: 'weights of the picked query over the keys' });
+  // On a phone the bars and lines sit under the map, off screen while τ is dragged: they wait there.
+  const bars = createBars(rowPanel, {
+    labels: tokens, names: tokenNames, label: 'weights of the picked query over the keys', waitOffScreen: true,
+  });
   const lines = createAttentionLines(rowPanel, {
     labels: tokens, label: 'lines from the picked query to every key, as wide as their weights',
   });
@@ -101,7 +111,7 @@ export function mount(element, { lab, state }) {
     slider.set(tau);
     try {
       projections ??= [WQ, WK, WV].map((W) => lab.matmul(X, W));
-      const head = lab.attention(...projections, { tau });
+      const head = lab.attention(...projections, { tau, into: results });
       const { weights } = head;
       last = head;
       const stats = lab.rowStats(weights);

@@ -13,6 +13,7 @@
 import { scaleLinear } from 'd3-scale';
 import { formatWeight, formatWeightExact } from '../format/index.js';
 import { fixedTextBox, htmlElement, setText } from '../dom/elements.js';
+import { drawWhenOnScreen } from './on-screen.js';
 
 /** One row per bar in `list`: its label, track (the bar), printed value, and what each was last set to. */
 function createBarItems(list, labels, names) {
@@ -26,8 +27,8 @@ function createBarItems(list, labels, names) {
   });
 }
 
-/** One bar's length (a share of the track, 0…1), printed value, spoken name and highlight, where they changed. */
-function drawBar(item, { share, printed, name, highlighted }) {
+/** One bar's length (a share of the track, 0…1), printed value and highlight, where they changed. */
+function drawBar(item, { share, printed, highlighted }) {
   const { was } = item;
   if (was.share !== share) {
     item.track.style.setProperty('--al-bar-share', `${(100 * share).toFixed(1)}%`);
@@ -37,13 +38,17 @@ function drawBar(item, { share, printed, name, highlighted }) {
     setText(item.value, printed);
     was.text = printed;
   }
-  if (was.name !== name) {
-    item.row.setAttribute('aria-label', name);
-    was.name = name;
-  }
   if (was.highlight !== highlighted) {
     item.row.classList.toggle('bar-highlight', highlighted);
     was.highlight = highlighted;
+  }
+}
+
+/** One bar's spoken name, where it changed: never kept waiting, whether the bar is seen or not. */
+function nameBar(item, name) {
+  if (item.was.name !== name) {
+    item.row.setAttribute('aria-label', name);
+    item.was.name = name;
   }
 }
 
@@ -57,6 +62,9 @@ function drawBar(item, { share, printed, name, highlighted }) {
  * @param {(v: number) => string} [options.format]       printed value
  * @param {(v: number) => string} [options.formatExact]  value in accessible names
  * @param {number} [options.valueChars]  room kept for the printed value, in characters (default 6)
+ * @param {boolean} [options.waitOffScreen]  for bars redrawn at every key press: off screen, their
+ *        lengths, printed values and highlight wait until they come near the screen (on-screen.js);
+ *        their spoken names never wait
  */
 export function createBars(container, options) {
   const { labels, label, domain = [0, 1], format = formatWeight, formatExact = formatWeightExact } = options;
@@ -69,6 +77,7 @@ export function createBars(container, options) {
   // the same length writes nothing.
   const toShare = scaleLinear().domain(domain).range([0, 1]).clamp(true);
   const shareOf = (v) => Math.round(1000 * (toShare(v) || 0)) / 1000;
+  const screen = options.waitOffScreen ? drawWhenOnScreen(list) : null;
 
   return {
     element: list,
@@ -79,16 +88,15 @@ export function createBars(container, options) {
      */
     update(values, { highlight = null, texts = null } = {}) {
       if (values.length !== items.length) throw new Error(`bars: expected ${items.length} values, got ${values.length}`);
-      items.forEach((item, i) => {
+      const looks = items.map((item, i) => {
         const v = values[i];
         const text = texts?.[i] ?? null;
-        drawBar(item, {
-          share: shareOf(v),
-          printed: text ?? format(v),
-          name: `${item.name}: ${text ?? formatExact(v)}`,
-          highlighted: i === highlight,
-        });
+        nameBar(item, `${item.name}: ${text ?? formatExact(v)}`);
+        return { share: shareOf(v), printed: text ?? format(v), highlighted: i === highlight };
       });
+      const draw = () => items.forEach((item, i) => drawBar(item, looks[i]));
+      if (screen) screen.draw(draw);
+      else draw();
     },
   };
 }
