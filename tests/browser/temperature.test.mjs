@@ -174,6 +174,21 @@ test('the values a τ step rewrites stay in boxes of one size, and every value f
   }
 });
 
+test('cells that print the same number are painted the same colour', async () => {
+  const { page, problems } = await session.openPage();
+  const view = temperatureFigure(page);
+  await view.tau.focus();
+  await page.keyboard.press('End'); // τ = 100: every weight near 1/8, printed 0.12 or 0.13
+  await page.waitForFunction(() => document.querySelector('#figure-temperature [role=gridcell]').drawn.text === '0.12'
+    || document.querySelector('#figure-temperature [role=gridcell]').drawn.text === '0.13');
+  const drawn = await view.figure.locator('[role=gridcell]').evaluateAll((cells) => cells.map((cell) => ({ ...cell.drawn })));
+  const fillsByText = new Map();
+  for (const { text, fill } of drawn) fillsByText.set(text, new Set([...(fillsByText.get(text) ?? []), fill]));
+  assert.ok(fillsByText.size >= 2, `more than one printed number: ${[...fillsByText.keys()]}`);
+  for (const [text, fills] of fillsByText) assert.equal(fills.size, 1, `every "${text}" cell has one colour: ${[...fills]}`);
+  assert.deepEqual(problems, []);
+});
+
 test('on a phone, the bars and lines under the map wait off screen; their spoken names do not', async () => {
   const { page, problems } = await session.openPage({ contextOptions: PHONE });
   const view = temperatureFigure(page);

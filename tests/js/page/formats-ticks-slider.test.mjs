@@ -7,6 +7,7 @@ import { formatCount, formatFixed, formatSignificant, formatWeight, formatWeight
 import { trailingNumber } from '../../browser/harness.mjs';
 import { linearTicks, log2Ticks } from '../../../web/src/lib/charts/plot-scales.js';
 import { sliderScale } from '../../../web/src/lib/controls/slider.js';
+import { shownValue } from '../../../web/src/lib/charts/heatmap/canvas.js';
 
 test('formats', () => {
   assert.equal(formatWeight(0.73412), '0.734');
@@ -44,4 +45,18 @@ test('plot ticks', () => {
   assert.deepEqual(linearTicks(0, 2.5), [0, 0.5, 1, 1.5, 2, 2.5]);
   assert.deepEqual(log2Ticks(2, 1024), [2, 8, 32, 128, 512]);
   assert.deepEqual(log2Ticks(2, 64), [2, 4, 8, 16, 32, 64]);
+});
+
+test('a heat-map cell is coloured for the number it prints, when that number is its value', () => {
+  assert.equal(shownValue('0.13', 0.1297), 0.13);
+  assert.equal(shownValue('0.13', 0.125), 0.13, 'half a unit of the last decimal still reads as 0.13');
+  assert.equal(shownValue('\u22120.50', -0.4996), -0.5, 'a real minus sign');
+  assert.equal(shownValue('0.00', -0.004), 0, 'formatFixed never prints −0.00');
+  assert.equal(shownValue('1.000', 0.99996), 1);
+  // Not the value to fewer digits: the value itself.
+  assert.equal(shownValue('13%', 0.13), 0.13, 'a percentage');
+  assert.equal(shownValue('0.50', 0.52), 0.52, 'a number that is not this value');
+  assert.equal(shownValue('3', 2.9), 2.9, 'no decimals: no rounding to read');
+  assert.equal(shownValue('', 0.4), 0.4);
+  assert.equal(shownValue('4.2e\u22127', 4.2e-7), 4.2e-7);
 });

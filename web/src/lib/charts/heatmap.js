@@ -21,7 +21,7 @@ import { formatFixed, formatWeightExact } from '../format/index.js';
 import { htmlElement, svgElement, setText } from '../dom/elements.js';
 import { ownedScrollRegion, renameScrollRegion } from '../dom/scroll-region.js';
 import { DEFAULT_REM, fitChart } from './fit.js';
-import { createCanvasPainter } from './heatmap/canvas.js';
+import { createCanvasPainter, shownValue } from './heatmap/canvas.js';
 import { createGridCells } from './heatmap/cells.js';
 import { createGrid } from './heatmap/grid.js';
 import {
@@ -216,8 +216,8 @@ export function createHeatmap(container, options) {
         for (let j = 0; j < cols; j += 1) {
           const index = i * cols + j;
           const value = entry(matrix, i, j);
-          const fill = value === null ? null : interpolateViridis(toUnit(value));
           const printed = value === null ? '' : formatCell(value);
+          const fill = value === null ? null : interpolateViridis(toUnit(shownValue(printed, value)));
           painter.set(index, fill, printed, value);
           longest = Math.max(longest, printed.length);
         }
