@@ -7,7 +7,7 @@ import { formatCount, formatFixed, formatSignificant, formatWeight, formatWeight
 import { trailingNumber } from '../../browser/harness.mjs';
 import { linearTicks, log2Ticks } from '../../../web/src/lib/charts/plot-scales.js';
 import { sliderScale } from '../../../web/src/lib/controls/slider.js';
-import { shownValue } from '../../../web/src/lib/charts/heatmap/canvas.js';
+import { fitPrinted, shownValue } from '../../../web/src/lib/charts/heatmap/canvas.js';
 
 test('formats', () => {
   assert.equal(formatWeight(0.73412), '0.734');
@@ -59,4 +59,16 @@ test('a heat-map cell is coloured for the number it prints, when that number is 
   assert.equal(shownValue('3', 2.9), 2.9, 'no decimals: no rounding to read');
   assert.equal(shownValue('', 0.4), 0.4);
   assert.equal(shownValue('4.2e\u22127', 4.2e-7), 4.2e-7);
+});
+
+test('a heat-map number too wide for its cell is printed with fewer decimals of the value itself, or not at all', () => {
+  const within = (chars) => (text) => text.length <= chars;
+  assert.equal(fitPrinted('0.123', 0.1234, within(5)), '0.123', 'it fits as it is');
+  assert.equal(fitPrinted('0.123', 0.1234, within(4)), '0.12');
+  assert.equal(fitPrinted('0.126', 0.1256, within(3)), '0.1', 'rounded from the value: 0.1256 to one decimal');
+  assert.equal(fitPrinted('\u22120.50', -0.4996, within(4)), '\u22120.5', 'its sign kept');
+  assert.equal(fitPrinted('0.004', 0.004, within(1)), '0', 'no sign on a zero');
+  assert.equal(fitPrinted('0.42 nats', 0.42, within(8)), '0.4 nats', 'its unit kept');
+  assert.equal(fitPrinted('42.0%', 0.42, within(3)), '', 'a percentage of the value is not the value: nothing');
+  assert.equal(fitPrinted('0.123', 0.1234, within(0)), '', 'nothing fits');
 });

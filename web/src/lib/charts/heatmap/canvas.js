@@ -19,18 +19,30 @@ const SAMPLE_TEXT = '0.00';
 const MAX_STAMPS = 160;
 
 /**
+ * `printed` read as a number, when it is `value` itself to fewer decimals (within half a unit of
+ * its last decimal, and a hair more for the binary form of that half): { sign, whole, decimals,
+ * unit, number }, the text around the digits kept. Else null (a percentage of the value, a
+ * power of ten, a whole number, another value).
+ */
+function readPrinted(printed, value) {
+  const parts = /^([^\d]*)(\d+)\.(\d+)([^\d]*)$/.exec(printed);
+  if (!parts || value === null) return null;
+  const [, sign, whole, decimals, unit] = parts;
+  const number = Number(`${whole}.${decimals}`);
+  if (Math.abs(Math.abs(value) - number) > 0.5 * 10 ** -decimals.length * (1 + 1e-9)) return null;
+  return { sign, whole, decimals, unit, number };
+}
+
+/**
  * The number a cell prints, where `printed` is `value` itself to fewer decimals ("0.13" for
  * 0.1297, "−0.50" for −0.4996), else `value`. A map colours each cell for it: two cells that
  * read the same look the same, and a step that moves no printed digit repaints nothing (a τ step
  * repaints 22 of 64 cells instead of 47).
  */
 export function shownValue(printed, value) {
-  const parts = /^([\u2212-]?)(\d+)\.(\d+)$/.exec(printed);
-  if (!parts) return value;
-  const [, minus, whole, decimals] = parts;
-  const shown = (minus ? -1 : 1) * Number(`${whole}.${decimals}`);
-  // Within half a unit of the last decimal (and a hair more for the binary form of that half).
-  return Math.abs(shown - value) <= 0.5 * 10 ** -decimals.length * (1 + 1e-9) ? shown : value;
+  const read = readPrinted(printed, value);
+  if (read === null || read.unit !== '' || !/^[\u2212-]?$/.test(read.sign)) return value;
+  return read.sign ? -read.number : read.number;
 }
 
 /**
@@ -40,15 +52,12 @@ export function shownValue(printed, value) {
  */
 export function fitPrinted(printed, value, fits) {
   if (printed === '' || fits(printed)) return printed;
-  const parts = /^([^\d]*)(\d+)\.(\d+)([^\d]*)$/.exec(printed);
-  if (!parts || value === null) return '';
-  const [, sign, whole, decimals, unit] = parts;
-  // Only when the printed number is the value itself (not, say, a percentage of it).
-  if (Math.abs(Math.abs(value) - Number(`${whole}.${decimals}`)) > 0.5 * 10 ** -decimals.length) return '';
-  for (let k = decimals.length - 1; k >= 0; k -= 1) {
+  const read = readPrinted(printed, value); // only the value itself is printed shorter
+  if (read === null) return '';
+  for (let k = read.decimals.length - 1; k >= 0; k -= 1) {
     const digits = Math.abs(value).toFixed(k);
     const zero = Number(digits) === 0;
-    const shorter = `${zero ? '' : sign}${digits}${unit}`;
+    const shorter = `${zero ? '' : read.sign}${digits}${read.unit}`;
     if (fits(shorter)) return shorter;
   }
   return '';
